@@ -1,0 +1,93 @@
+/**
+ * The composition root: flags -> kubeconfig -> transport -> discovery -> RESTMapper -> dynamic client.
+ * Everything is built lazily, on first use, and each layer's code is imported only then, so
+ * `kdyn version --client` never loads the transport and `kdyn version` never loads discovery.
+ */
+import type { Clock } from '../core/clock.js';
+import type { IO } from '../core/io.js';
+import type { Logger } from '../core/log.js';
+import type { Transport } from '../transport/types.js';
+import type { CachedDiscovery } from '../discovery/types.js';
+import type { RestConfig } from '../kubeconfig/types.js';
+import type { RESTMapper } from '../restmapper/types.js';
+import type { DynamicClient } from '../dynamic/client.js';
+import type { ParsedArgs } from './spec.js';
+import { parseDuration } from './duration.js';
+
+export interface Context {
+  readonly flags: ParsedArgs['flags'];
+  readonly explicit: ReadonlySet<string>;
+  readonly io: IO;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The kubeconfig resolved with kubectl's precedence and the command-line overrides. */
+  restConfig(): Promise<RestConfig>;
+  /** `-n`, else the context's namespace, else `default`. */
+  namespace(): Promise<string>;
+  transport(): Promise<Transport>;
+  discovery(): Promise<CachedDiscovery>;
+  mapper(): Promise<RESTMapper>;
+  dynamic(): Promise<DynamicClient>;
+  /** Releases connections (keep-alive sockets) so the process can exit promptly. */
+  close(): void;
+}
+
+export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: IO, clock: Clock, logger: Logger): Context {
+  const once = <T>(f: () => Promise<T>): (() => Promise<T>) => {
+    let p: Promise<T> | undefined;
+    return () => (p ??= f());
+  };
+  let transportInstance: Transport | undefined;
+  const flags = args.flags;
+
+  const restConfig = once(async () => {
+    const { loadRestConfig } = await import('../kubeconfig/load.js');
+    return loadRestConfig({ flags, env: io.env, cwd: io.cwd, logger, clock, stderr: io.stderr });
+  });
+  const transport = once(async () => {
+    const config = await restConfig();
+    const { createTransport } = await import('../transport/http.js');
+    transportInstance = createTransport(config, {
+      logger,
+      clock,
+      env: io.env,
+      timeoutMs: parseDuration(String(flags['request-timeout'] ?? '0'), 'request-timeout'),
+    });
+    return transportInstance;
+  });
+  const discovery = once(async () => {
+    const [t, config, mod] = await Promise.all([transport(), restConfig(), import('../discovery/cached.js')]);
+    return mod.createCachedDiscovery({
+      transport: t,
+      server: config.server,
+      cacheDir: flags['cache-dir'] as string | undefined,
+      ttlMs: parseDuration(String(flags['cache-ttl'] ?? '10m'), 'cache-ttl'),
+      env: io.env,
+      clock,
+      logger,
+    });
+  });
+  const mapper = once(async () => {
+    const [d, mod] = await Promise.all([discovery(), import('../restmapper/deferred.js')]);
+    return new mod.DeferredRESTMapper(d, { warn: (msg: string) => io.stderr.write(`Warning: ${msg}\n`) });
+  });
+  const dynamic = once(async () => {
+    const [t, mod] = await Promise.all([transport(), import('../dynamic/client.js')]);
+    return new mod.DynamicClient(t);
+  });
+
+  return {
+    flags,
+    explicit: args.explicit,
+    io,
+    clock,
+    logger,
+    restConfig,
+    namespace: async () => (await restConfig()).namespace,
+    transport,
+    discovery,
+    mapper,
+    dynamic,
+    close: () => transportInstance?.close(),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * kdyn's entry point and its one error boundary: the only place that reads process.argv/env,
+ * exits, or decides exit codes (0 success, 2 usage errors found before any request, 1 anything else).
+ */
+import { ConnectionError, KdynError, StatusError, UsageError } from '../core/errors.js';
+import { systemClock } from '../core/clock.js';
+import { createLogger } from '../core/log.js';
+import type { IO } from '../core/io.js';
+import { VERSION } from '../core/version.js';
+import { parseArgv, type ParseResult } from './parse.js';
+import { createContext } from './context.js';
+import { findCommand } from './spec.js';
+
+export async function main(argv: readonly string[], io: IO): Promise<number> {
+  // Fast path: no parsing, no context.
+  if (argv.length === 1 && argv[0] === '--version') {
+    io.stdout.write(`Client Version: v${VERSION}\n`);
+    return 0;
+  }
+  let parsed: ParseResult;
+  try {
+    parsed = parseArgv(argv);
+  } catch (e) {
+    if (e instanceof UsageError) return reportUsage(e, argv, io);
+    throw e;
+  }
+  const verbosity = typeof parsed.flags.v === 'number' ? parsed.flags.v : 0;
+  if (parsed.flags.version && !parsed.flags.help) {
+    io.stdout.write(`Client Version: v${VERSION}\n`);
+    return 0;
+  }
+  if (parsed.flags.help || !parsed.spec) {
+    const { renderHelp } = await import('./help.js');
+    io.stdout.write(await renderHelp(parsed.spec));
+    return 0;
+  }
+  const logger = createLogger(verbosity, io.stderr);
+  const ctx = createContext(parsed, io, systemClock, logger);
+  try {
+    const mod = await parsed.spec.load();
+    const code = await mod.run(parsed, ctx, io);
+    return typeof code === 'number' ? code : 0;
+  } catch (e) {
+    return reportError(e, verbosity, io, parsed.command);
+  } finally {
+    ctx.close();
+  }
+}
+
+function reportUsage(e: UsageError, argv: readonly string[], io: IO): number {
+  const cmd = argv.find((a) => findCommand(a) !== undefined);
+  const topic = cmd && !e.message.startsWith('unknown command') ? ` ${cmd}` : '';
+  io.stderr.write(`error: ${e.message} (see 'kdyn${topic} --help')\n`);
+  return 2;
+}
+
+export function reportError(e: unknown, verbosity: number, io: IO, command: string): number {
+  if (e instanceof UsageError) {
+    io.stderr.write(`error: ${e.message} (see 'kdyn ${command} --help')\n`);
+  } else if (e instanceof StatusError || e instanceof ConnectionError) {
+    io.stderr.write(`${e.message}\n`);
+  } else if (e instanceof KdynError) {
+    io.stderr.write(`error: ${e.message}\n`);
+  } else {
+    const msg = e instanceof Error ? e.message : String(e);
+    io.stderr.write(`error: ${msg.split('\n')[0]}\n`);
+  }
+  if (verbosity >= 9 && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
+  return e instanceof KdynError ? e.exitCode : 1;
+}
+

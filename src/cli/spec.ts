@@ -1,0 +1,148 @@
+/**
+ * The declarative command table: every command and flag kdyn accepts. The lean argv parser
+ * (./parse.ts) and the yargs-rendered help (./help.ts) both read it, so they cannot disagree.
+ * Command implementations are loaded on demand (`load`), so start-up only parses this table.
+ */
+import type { IO } from '../core/io.js';
+import type { Context } from './context.js';
+
+export type FlagType = 'string' | 'boolean' | 'number' | 'array';
+
+export interface FlagSpec {
+  name: string; // long name, kebab-case
+  short?: string; // one letter
+  type: FlagType;
+  describe: string;
+  default?: string | boolean | number | string[];
+  /** Allowed values (checked by the parser; exit 2 otherwise). */
+  choices?: readonly string[];
+  /** For `array`: split each value at commas as well (pflag stringSlice). */
+  commaSplit?: boolean;
+  hidden?: boolean;
+}
+
+export interface ParsedArgs {
+  command: string;
+  args: string[];
+  /** Flag values by long name, defaults filled in. */
+  flags: Record<string, string | boolean | number | string[] | undefined>;
+  /** Long names of the flags given on the command line. */
+  explicit: Set<string>;
+}
+
+export interface CommandModule {
+  run(args: ParsedArgs, ctx: Context, io: IO): Promise<number | void>;
+}
+
+export interface CommandSpec {
+  name: string;
+  aliases?: string[];
+  /** `get [(-o|--output=)json|yaml|name|...] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...)` */
+  usage: string;
+  summary: string;
+  description?: string;
+  examples: Array<[string, string]>; // [comment, command]
+  flags: FlagSpec[];
+  minArgs?: number;
+  maxArgs?: number;
+  load: () => Promise<CommandModule>;
+}
+
+export const GLOBAL_FLAGS: FlagSpec[] = [
+  { name: 'kubeconfig', type: 'string', describe: 'Path to the kubeconfig file to use for CLI requests.' },
+  { name: 'context', type: 'string', describe: 'The name of the kubeconfig context to use' },
+  { name: 'cluster', type: 'string', describe: 'The name of the kubeconfig cluster to use' },
+  { name: 'user', type: 'string', describe: 'The name of the kubeconfig user to use' },
+  { name: 'namespace', short: 'n', type: 'string', describe: 'If present, the namespace scope for this CLI request' },
+  { name: 'server', short: 's', type: 'string', describe: 'The address and port of the Kubernetes API server' },
+  { name: 'token', type: 'string', describe: 'Bearer token for authentication to the API server' },
+  { name: 'client-certificate', type: 'string', describe: 'Path to a client certificate file for TLS' },
+  { name: 'client-key', type: 'string', describe: 'Path to a client key file for TLS' },
+  { name: 'certificate-authority', type: 'string', describe: 'Path to a cert file for the certificate authority' },
+  { name: 'insecure-skip-tls-verify', type: 'boolean', describe: "If true, the server's certificate will not be checked for validity. This will make your HTTPS connections insecure" },
+  { name: 'tls-server-name', type: 'string', describe: 'Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used' },
+  { name: 'request-timeout', type: 'string', default: '0', describe: 'The length of time to wait before giving up on a single server request. Non-zero values should contain a corresponding time unit (e.g. 1s, 2m, 3h). A value of zero means don\'t timeout requests.' },
+  { name: 'cache-dir', type: 'string', describe: 'Default cache directory (default: $KUBECACHEDIR, else ~/.kube/cache)' },
+  { name: 'cache-ttl', type: 'string', default: '10m', describe: 'How long cached discovery stays fresh (e.g. 10m, 30s; 0 bypasses the cache)' },
+  { name: 'v', short: 'v', type: 'number', default: 0, describe: 'number for the log level verbosity (6: one line per HTTP request, 9: stack traces)' },
+  { name: 'help', short: 'h', type: 'boolean', describe: 'help for kdyn' },
+  { name: 'version', type: 'boolean', describe: 'Print the client version and exit' },
+];
+
+const load = (p: () => Promise<CommandModule>) => p;
+
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: 'api-resources',
+    usage: 'api-resources [flags]',
+    summary: 'Print the supported API resources on the server',
+    flags: [
+      { name: 'api-group', type: 'string', describe: 'Limit to resources in the specified API group.' },
+      { name: 'namespaced', type: 'boolean', default: true, describe: 'If false, non-namespaced resources will be returned, otherwise returning namespaced resources by default.' },
+      { name: 'verbs', type: 'array', commaSplit: true, describe: 'Limit to resources that support the specified verbs.' },
+      { name: 'categories', type: 'array', commaSplit: true, describe: 'Limit to resources that belong to the specified categories.' },
+      { name: 'sort-by', type: 'string', choices: ['name', 'kind'], describe: "If non-empty, sort list of resources using specified field. One of 'name' or 'kind'." },
+      { name: 'no-headers', type: 'boolean', describe: 'When using the default or custom-column output format, don\'t print headers (default print headers).' },
+      { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (wide, name, json, yaml).' },
+      { name: 'cached', type: 'boolean', describe: 'Use the cached list of resources if available (no requests, even past the TTL).' },
+      { name: 'strict', type: 'boolean', describe: 'Exit 1 when any group-version could not be discovered or is stale (rows are printed either way).' },
+    ],
+    maxArgs: 0,
+    examples: [
+      ['Print the supported API resources', 'kdyn api-resources'],
+      ['Print the supported API resources with more information', 'kdyn api-resources -o wide'],
+      ['Print the supported API resources sorted by a column', 'kdyn api-resources --sort-by=name'],
+      ['Print the supported namespaced resources', 'kdyn api-resources --namespaced=true'],
+      ['Print the supported non-namespaced resources', 'kdyn api-resources --namespaced=false'],
+      ['Print the supported API resources with a specific APIGroup', 'kdyn api-resources --api-group=rbac.authorization.k8s.io'],
+    ],
+    load: load(() => import('./commands/api-resources.js')),
+  },
+  {
+    name: 'get',
+    usage: 'get [(-o|--output=)json|yaml|name|wide|jsonl|jsonpath=...|custom-columns=...] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags]',
+    summary: 'Display one or many resources',
+    flags: [
+      { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (json, yaml, name, wide, jsonl, jsonpath, jsonpath-file, custom-columns, custom-columns-file).' },
+      { name: 'all-namespaces', short: 'A', type: 'boolean', describe: 'If present, list the requested object(s) across all namespaces.' },
+      { name: 'selector', short: 'l', type: 'string', describe: 'Selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\'.' },
+      { name: 'field-selector', type: 'string', describe: 'Selector (field query) to filter on, supports \'=\', \'==\', and \'!=\'.' },
+      { name: 'chunk-size', type: 'number', default: 500, describe: 'Return large lists in chunks rather than all at once. Pass 0 to disable.' },
+      { name: 'ignore-not-found', type: 'boolean', describe: 'If set to true, suppresses NotFound error for specific objects that do not exist.' },
+      { name: 'no-headers', type: 'boolean', describe: 'When using the default or custom-column output format, don\'t print headers (default print headers).' },
+      { name: 'show-labels', type: 'boolean', describe: 'When printing, show all labels as the last column (default hide labels column).' },
+      { name: 'label-columns', short: 'L', type: 'array', commaSplit: true, describe: 'Accepts a comma separated list of labels that are going to be presented as columns.' },
+      { name: 'sort-by', type: 'string', describe: 'If non-empty, sort list types using this field specification (a JSONPath expression).' },
+      { name: 'show-kind', type: 'boolean', describe: 'If present, list the resource type for the requested object(s).' },
+    ],
+    minArgs: 0,
+    examples: [
+      ['List all pods in ps output format', 'kdyn get pods'],
+      ['List a custom resource across all namespaces, with its printer columns', 'kdyn get crontabs.stable.example.com -A'],
+      ['List one object in JSON', 'kdyn get configmap my-config -o json'],
+      ['Stream every object of a large list as JSON lines', 'kdyn get configmaps -A -o jsonl'],
+      ['List several types at once', 'kdyn get deployments,services'],
+      ['Print names with a JSONPath template', "kdyn get pods -o jsonpath='{.items[*].metadata.name}'"],
+    ],
+    load: load(() => import('./commands/get.js')),
+  },
+  {
+    name: 'version',
+    usage: 'version [flags]',
+    summary: 'Print the client and server version information',
+    flags: [
+      { name: 'client', type: 'boolean', describe: 'If true, shows client version only (no server required).' },
+      { name: 'output', short: 'o', type: 'string', choices: ['json', 'yaml'], describe: "One of 'yaml' or 'json'." },
+    ],
+    maxArgs: 0,
+    examples: [
+      ['Print the client and server versions for the current context', 'kdyn version'],
+      ['Print the client version only, as JSON', 'kdyn version --client -o json'],
+    ],
+    load: load(() => import('./commands/version.js')),
+  },
+];
+
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
+}

@@ -1,0 +1,58 @@
+/**
+ * What discovery knows about a server, in the shape the RESTMapper and `api-resources` consume.
+ * Both aggregated (apidiscovery.k8s.io/v2) and legacy discovery are converted to this.
+ */
+
+export interface APIResource {
+  /** Plural name, or `parent/sub` for a subresource (`pods/status`). */
+  name: string;
+  /** Singular name as served ('' when the server gave none). */
+  singularName: string;
+  namespaced: boolean;
+  /** Group and version this entry was served under. */
+  group: string;
+  version: string;
+  kind: string;
+  verbs: string[];
+  shortNames: string[];
+  categories: string[];
+}
+
+export interface APIGroup {
+  /** '' for the core group (served under /api). */
+  name: string;
+  /** Versions in the server's preference order; the first is the preferred version. */
+  versions: string[];
+  preferredVersion: string;
+}
+
+export interface DiscoveryFailure {
+  /** `v1` or `group/version`. */
+  groupVersion: string;
+  /** `failed`: could not be fetched (e.g. 503 from an aggregated API); `stale`: aggregated discovery marked it Stale. */
+  reason: 'failed' | 'stale';
+  message: string;
+}
+
+export interface DiscoverySnapshot {
+  /** Groups in server order, the core group ('') first. */
+  groups: APIGroup[];
+  /** Resources per group-version key (`v1`, `apps/v1`), subresources included as `parent/sub`. */
+  resources: Map<string, APIResource[]>;
+  /** Group-versions that are missing or stale in this snapshot. Partial results are normal. */
+  failures: DiscoveryFailure[];
+}
+
+export interface SnapshotOptions {
+  /** Answer from the disk cache only, whatever its age; never contact the server. */
+  cachedOnly?: boolean;
+}
+
+/** Discovery with a cache in front (kubectl's CachedDiscoveryInterface). */
+export interface CachedDiscovery {
+  snapshot(options?: SnapshotOptions): Promise<DiscoverySnapshot>;
+  /** Forget what was read from the cache: the next snapshot() asks the server (revalidating with ETags). */
+  invalidate(): void;
+  /** True when everything in the last snapshot came from the server during this process. */
+  fresh(): boolean;
+}

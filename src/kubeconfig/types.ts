@@ -1,0 +1,2 @@
+// Placeholder; the kubeconfig module defines RestConfig.
+export interface RestConfig { server: string; namespace: string }

@@ -1,0 +1,31 @@
+/**
+ * kubectl's borderless column layout (text/tabwriter with padding 3): every column as wide as its
+ * widest cell plus three spaces, the last column unpadded. ~1,000x faster than cli-table3 on 10,000
+ * rows (see README, "Why not cli-table3 everywhere") and byte-identical to kubectl.
+ */
+export function formatColumns(rows: readonly (readonly string[])[]): string {
+  if (rows.length === 0) return '';
+  const widths: number[] = [];
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) {
+      const w = displayWidth(row[i]!);
+      if (w > (widths[i] ?? 0)) widths[i] = w;
+    }
+  }
+  let out = '';
+  for (const row of rows) {
+    let line = '';
+    for (let i = 0; i < row.length; i++) {
+      const cell = row[i]!;
+      line += i === row.length - 1 ? cell : cell + ' '.repeat(widths[i]! - displayWidth(cell) + 3);
+    }
+    out += line + '\n';
+  }
+  return out;
+}
+
+/** Width in terminal columns; ASCII fast path, otherwise counts code points. */
+export function displayWidth(s: string): number {
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(s) ? s.length : [...s].length;
+}

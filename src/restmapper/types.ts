@@ -1,0 +1,2 @@
+// Placeholder; the RESTMapper module defines its interface.
+export interface RESTMapper {}

@@ -1,0 +1,48 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Absolute API path, e.g. `/apis/apps/v1/namespaces/x/deployments`. */
+  path: string;
+  query?: Query;
+  /** Accept, Content-Type, If-None-Match, ... (User-Agent and Authorization are added by the transport). */
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  signal?: AbortSignal;
+  /** Overrides `--request-timeout` for this request (ms, 0 = none). Watches pass 0. */
+  timeoutMs?: number;
+}
+
+export interface Response {
+  status: number;
+  /** Lower-cased header names, as node:http gives them. */
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The full URL that was requested (for messages; never contains credentials). */
+  url: string;
+}
+
+export interface StreamResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body as it arrives. Ending the iteration early (or `close()`) aborts the request. */
+  body: AsyncIterable<Buffer>;
+  url: string;
+  close(): void;
+}
+
+/**
+ * An authenticated HTTP connection to one cluster. `request` resolves for every HTTP status
+ * (4xx/5xx included: use `ensureOk`/`statusError` from ./status.js); it rejects only with a
+ * `ConnectionError` (refused, TLS failure, timeout, reset after retries).
+ */
+export interface Transport {
+  /** The cluster's server URL, without a trailing slash (e.g. `https://127.0.0.1:6443`). */
+  readonly server: string;
+  request(options: RequestOptions): Promise<Response>;
+  stream(options: RequestOptions): Promise<StreamResponse>;
+  /** Releases pooled connections so the process can exit. */
+  close(): void;
+}
