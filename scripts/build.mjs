@@ -1,6 +1,6 @@
 // Builds kdyn with esbuild.
-// 1. dist/cli: the CLI as one ESM bundle, each command in its own lazily loaded chunk
-//    (start-up parses only main.js and the chunk of the command that runs).
+// 1. dist/cli: the CLI bundle, each command in its own lazily loaded chunk (start-up parses only
+//    bin.js and the chunk of the command that runs), emitted as CommonJS (see buildCli below).
 // 2. dist/lib: the library entry point (src/index.ts), dependencies left external.
 // 3. build/: every .ts file of src, test, bench and scripts transpiled 1:1 (no bundling),
 //    so tests can import internal modules and the local API server can run.
@@ -28,24 +28,7 @@ const stringWidthShim = {
 };
 
 const failures = [];
-await build({
-  absWorkingDir: root,
-  entryPoints: ['src/cli/bin.ts'],
-  outdir: 'dist/cli',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  legalComments: 'none',
-  chunkNames: 'chunks/[name]-[hash]',
-  define,
-  plugins: [stringWidthShim],
-  // CommonJS dependencies (cli-table3) call require() for Node built-ins.
-  banner: { js: "import{createRequire as __kdynCR}from'node:module';const require=__kdynCR(import.meta.url);" },
-  logLevel: 'warning',
-}).catch((e) => failures.push(`dist/cli: ${e.message.split('\n')[0]}`));
+await buildCli().catch((e) => failures.push(`dist/cli: ${e.message.split('\n')[0]}`));
 
 if (existsSync(join(root, 'src/index.ts'))) {
   await build({
@@ -87,6 +70,48 @@ if (failures.length) {
   process.exit(1);
 }
 if (!quiet) console.error(`build: dist/ and ${count} transpiled files in ${Math.round(performance.now() - started)} ms`);
+
+// dist/cli: esbuild splits only in ESM, but Node 20 starts an ESM entry ~8 ms slower than a CommonJS
+// one (the ESM loader's set-up; measured with bench/, `node x.mjs` vs `node x.cjs`). So the CLI is
+// bundled and split as ESM, then each output file is converted to CommonJS (dynamic import() becomes
+// a lazy require()), and dist/cli/package.json marks the folder "commonjs". bin/kdyn (CommonJS via
+// bin/package.json) requires dist/cli/bin.js. build/cli-meta.json is esbuild's metafile: the
+// start-up test reads it to check that bin.js does not statically reach heavy packages.
+async function buildCli() {
+  const outdir = join(root, 'dist/cli');
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ['src/cli/bin.ts'],
+    outdir: 'dist/cli',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    chunkNames: 'chunks/[name]-[hash]',
+    // Bundled ESM dependencies (yargs) use import.meta.url; each CommonJS file defines this instead.
+    define: { ...define, 'import.meta.url': '__kdynMetaUrl' },
+    plugins: [stringWidthShim],
+    metafile: true,
+    write: false,
+    logLevel: 'warning',
+  });
+  for (const file of result.outputFiles) {
+    if (!file.path.endsWith('.js')) continue;
+    let { code } = await transform(file.text, {
+      loader: 'js', format: 'cjs', platform: 'node', target: 'node20', minify: true, legalComments: 'none',
+      supported: { 'dynamic-import': false },
+    });
+    if (code.includes('__kdynMetaUrl')) code = `var __kdynMetaUrl=require("url").pathToFileURL(__filename).href;${code}`;
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, code);
+  }
+  writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+  mkdirSync(join(root, 'build'), { recursive: true });
+  writeFileSync(join(root, 'build/cli-meta.json'), JSON.stringify(result.metafile));
+}
 
 function* walk(dir) {
   if (!existsSync(dir)) return;

@@ -1,18 +1,23 @@
-/** The CLI's process entry (bundled to dist/cli/bin.js, imported by bin/kdyn). */
+/** The CLI's process entry (bundled to dist/cli/bin.js, required by bin/kdyn). */
+import { isatty } from 'node:tty';
 import type { IO } from '../core/io.js';
 import { main, reportError } from './main.js';
+import { fdOutput } from './stdio.js';
 
+// `kdyn get ... | head`: the reader went away; that is not kdyn's failure.
+const epipe = (): never => process.exit(0);
+// process.stdout/stderr/stdin are built lazily by Node and cost milliseconds each (./stdio.ts):
+// output goes straight to fds 1 and 2, and stdin is opened only when a command reads it (`-f -`).
 const io: IO = {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
+  stdout: fdOutput(1, () => process.stdout, epipe),
+  stderr: fdOutput(2, () => process.stderr, epipe),
+  get stdin() {
+    return process.stdin;
+  },
+  stdinIsTTY: isatty(0),
   env: process.env,
   cwd: process.cwd(),
 };
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  // `kdyn get ... | head`: the reader went away; that is not kdyn's failure.
-  if (err.code === 'EPIPE') process.exit(0);
-});
 main(process.argv.slice(2), io).then(
   (code) => process.exit(code),
   (e) => process.exit(reportError(e, 9, io, '')),

@@ -28,6 +28,8 @@ export interface Context {
   discovery(): Promise<CachedDiscovery>;
   mapper(): Promise<RESTMapper>;
   dynamic(): Promise<DynamicClient>;
+  /** Waits for background work started by the layers (discovery cache writes); never rejects. */
+  flush(): Promise<void>;
   /** Releases connections (keep-alive sockets) so the process can exit promptly. */
   close(): void;
 }
@@ -38,11 +40,12 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     return () => (p ??= f());
   };
   let transportInstance: Transport | undefined;
+  let discoveryInstance: CachedDiscovery | undefined;
   const flags = args.flags;
 
   const restConfig = once(async () => {
     const { loadRestConfig } = await import('../kubeconfig/load.js');
-    return loadRestConfig({ flags, env: io.env, cwd: io.cwd, logger, clock, stderr: io.stderr });
+    return loadRestConfig({ flags, env: io.env, cwd: io.cwd, logger, clock, stderr: io.stderr, stdinIsTTY: io.stdinIsTTY ?? (io.stdin as { isTTY?: boolean } | undefined)?.isTTY === true });
   });
   const transport = once(async () => {
     const config = await restConfig();
@@ -57,7 +60,7 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
   });
   const discovery = once(async () => {
     const [t, config, mod] = await Promise.all([transport(), restConfig(), import('../discovery/cached.js')]);
-    return mod.createCachedDiscovery({
+    return (discoveryInstance = mod.createCachedDiscovery({
       transport: t,
       server: config.server,
       cacheDir: flags['cache-dir'] as string | undefined,
@@ -65,7 +68,7 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
       env: io.env,
       clock,
       logger,
-    });
+    }));
   });
   const mapper = once(async () => {
     const [d, mod] = await Promise.all([discovery(), import('../restmapper/deferred.js')]);
@@ -88,6 +91,9 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     discovery,
     mapper,
     dynamic,
+    flush: async () => {
+      await discoveryInstance?.flush?.();
+    },
     close: () => transportInstance?.close(),
   };
 }

@@ -43,6 +43,7 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
   } catch (e) {
     return reportError(e, verbosity, io, parsed.command);
   } finally {
+    await ctx.flush(); // discovery cache files are written after the output; finish them before exiting
     ctx.close();
   }
 }

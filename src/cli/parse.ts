@@ -4,6 +4,7 @@
  * Pure: throws UsageError (exit 2) and never touches process state.
  */
 import { UsageError } from '../core/errors.js';
+import { editDistance } from '../core/editdistance.js';
 import { COMMANDS, GLOBAL_FLAGS, findCommand, type CommandSpec, type FlagSpec, type ParsedArgs } from './spec.js';
 
 export interface ParseResult extends ParsedArgs {
@@ -181,13 +182,4 @@ function unknownCommand(name: string): string {
   return `unknown command "${name}" for "kdyn"` + (close.length ? `. Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '');
 }
 
-export function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-  }
-  return d[a.length]![b.length]!;
-}
+export { editDistance };

@@ -8,6 +8,8 @@ export interface IO {
   stderr: Output;
   /** Standard input, for `-f -`. */
   stdin?: NodeJS.ReadableStream;
+  /** Whether stdin is a terminal (exec plugins' interactiveMode), known without opening the stream. */
+  stdinIsTTY?: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
 }

@@ -1,4 +1,255 @@
-// Placeholder until the discovery module lands.
+/**
+ * CachedDiscovery: the disk cache shared with kubectl in front of live discovery.
+ *
+ * Reads, cheapest first: the in-process snapshot; kdyn's combined file (one read, unless kubectl's
+ * servergroups.json is newer than it, in which case kubectl's files are read instead); then the server,
+ * revalidating aggregated documents with If-None-Match (a 304 renews the cache without a download).
+ * Fresh answers are written in kubectl's layout and then to the combined file, in the background:
+ * `flush()` waits for them. TTL is judged by file mtime against the injected clock.
+ */
 import { KdynError } from '../core/errors.js';
-import type { CachedDiscovery } from './types.js';
-export function createCachedDiscovery(_opts: unknown): CachedDiscovery { throw new KdynError('discovery: not implemented yet'); }
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import type { Transport } from '../transport/types.js';
+import type { CachedDiscovery, DiscoverySnapshot, SnapshotOptions } from './types.js';
+import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
+import { DiskStore } from './disk.js';
+import { combinedSnapshot, formatCombined, parseCombined, type CombinedCache } from './combined.js';
+import { readLayout, writeLayout } from './layout.js';
+import { DEFAULT_CONCURRENCY, fetchDiscovery, fetchGroupVersions, merge, type AggregatedDoc } from './client.js';
+import { dropUnsafeNames } from './names.js';
+
+export interface CachedDiscoveryOptions {
+  transport: Transport;
+  /** The kubeconfig's server URL (kubectl's `config.Host`), which names the cache directory. */
+  server: string;
+  /** `--cache-dir`; undefined → $KUBECACHEDIR → ~/.kube/cache. */
+  cacheDir?: string | undefined;
+  /** How long cached discovery is fresh; 0 = always ask the server (revalidating). */
+  ttlMs: number;
+  env: Record<string, string | undefined>;
+  clock: Clock;
+  logger: Logger;
+  concurrency?: number;
+}
+
+export interface DiskCachedDiscovery extends CachedDiscovery {
+  /** Resolves when every cache write started so far is on disk (never rejects). */
+  flush(): Promise<void>;
+  /** The cache locations, once resolved (undefined when caching is impossible). */
+  paths(): Promise<CachePaths | undefined>;
+}
+
+interface CacheState {
+  combined?: CombinedCache;
+  combinedMtimeMs?: number;
+  /** True when the combined file is superseded by newer kubectl-layout files. */
+  superseded: boolean;
+}
+
+export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedDiscovery {
+  const { transport, server, clock, logger, ttlMs } = opts;
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  let memo: DiscoverySnapshot | undefined;
+  let fromServer = false;
+  let invalidated = false;
+  let inflight: Promise<DiscoverySnapshot> | undefined;
+  let writes: Promise<void> = Promise.resolve();
+  let pathsP: Promise<{ paths: CachePaths; store: DiskStore } | undefined> | undefined;
+
+  const location = () =>
+    (pathsP ??= resolveCacheRoot({ cacheDir: opts.cacheDir, env: opts.env }).then(
+      (root) => {
+        const paths = cachePaths(root, server);
+        if (!paths) {
+          if (logger.enabled(1)) logger.warn(`discovery cache disabled: server ${JSON.stringify(server)} does not name a directory inside ${root}`);
+          return undefined;
+        }
+        return { paths, store: new DiskStore(root, logger) };
+      },
+      () => undefined,
+    ));
+
+  const isFresh = (mtimeMs: number) => ttlMs > 0 && clock.now() - mtimeMs < ttlMs;
+
+  async function readCombined(store: DiskStore, paths: CachePaths): Promise<CacheState> {
+    const [file, sgMtime] = await Promise.all([store.read(paths.combinedFile), store.mtime(paths.serverGroupsFile)]);
+    const combined = file ? parseCombined(file.text, server) : undefined;
+    if (!file || !combined) return { superseded: false };
+    // kubectl may have rewritten its files since kdyn summarised them: then they win.
+    const superseded = sgMtime !== undefined && sgMtime > file.mtimeMs;
+    return { combined, combinedMtimeMs: file.mtimeMs, superseded };
+  }
+
+  function later(task: () => Promise<unknown>): void {
+    writes = writes.then(task).then(
+      () => undefined,
+      (e: unknown) => {
+        if (logger.enabled(1)) logger.warn(`discovery cache write failed: ${e instanceof Error ? e.message : String(e)}`);
+      },
+    );
+  }
+
+  /** Writes kubectl's layout, then the combined file (so it is never older than what it summarises). */
+  function persist(loc: { paths: CachePaths; store: DiskStore }, combined: CombinedCache, previous: DiscoverySnapshot | undefined): void {
+    const snap = combinedSnapshot(combined);
+    if (snap.resources.size === 0) return; // empty answers are never cached
+    later(async () => {
+      await writeLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, snap, previous);
+      await loc.store.write(loc.paths.combinedFile, formatCombined(combined));
+    });
+  }
+
+  /**
+   * Summarises fresh kubectl-layout files into the combined file, dated like servergroups.json so the
+   * data does not look younger than it is. Group-versions fetched to fill gaps are written to the layout.
+   */
+  function summarise(loc: { paths: CachePaths; store: DiskStore }, combined: CombinedCache, before: DiscoverySnapshot, mtimeMs: number): void {
+    const snap = combinedSnapshot(combined);
+    later(async () => {
+      if (snap.resources.size > before.resources.size) {
+        await writeLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, snap, before, false);
+      }
+      if (snap.failures.length === 0 && (await loc.store.write(loc.paths.combinedFile, formatCombined(combined))) !== undefined) {
+        await loc.store.touch(loc.paths.combinedFile, mtimeMs);
+      }
+    });
+  }
+
+  /** A 304 for both documents: renew servergroups.json and the combined file (same mtime, in that order). */
+  function renew(loc: { paths: CachePaths; store: DiskStore }): void {
+    const t = clock.now();
+    later(async () => {
+      if ((await loc.store.mtime(loc.paths.serverGroupsFile)) !== undefined) await loc.store.touch(loc.paths.serverGroupsFile, t);
+      await loc.store.touch(loc.paths.combinedFile, t);
+    });
+  }
+
+  async function fromCacheOnly(): Promise<DiscoverySnapshot> {
+    const loc = await location();
+    if (loc) {
+      const st = await readCombined(loc.store, loc.paths);
+      if (st.combined && !st.superseded) {
+        const snap = dropUnsafeNames(combinedSnapshot(st.combined));
+        for (const gv of missingGroupVersions(snap)) snap.failures.push(notCached(gv));
+        return snap;
+      }
+      const layout = await readLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, () => true);
+      if (layout) {
+        for (const m of layout.missing) layout.snapshot.failures.push(notCached(m.group ? `${m.group}/${m.version}` : m.version));
+        return layout.snapshot;
+      }
+    }
+    const where = loc ? loc.paths.kubectlDir : 'the cache directory';
+    throw new KdynError(`no cached discovery for ${server} in ${where} (run once without --cached to fill it)`);
+  }
+
+  async function load(): Promise<DiscoverySnapshot> {
+    const loc = await location();
+    let state: CacheState = { superseded: false };
+    if (loc) {
+      state = await readCombined(loc.store, loc.paths);
+      if (!invalidated) {
+        if (state.combined && !state.superseded && isFresh(state.combinedMtimeMs!)) {
+          fromServer = false;
+          const snap = dropUnsafeNames(combinedSnapshot(state.combined));
+          // Group-versions that failed when this was cached are asked for again (errors are not cached).
+          if (missingGroupVersions(snap).length) {
+            const before: DiscoverySnapshot = { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
+            await fetchGroupVersions(transport, snap, concurrency);
+            if (snap.resources.size > before.resources.size) summarise(loc, { mode: 'legacy', server, snapshot: snap }, before, state.combinedMtimeMs!);
+          }
+          return snap;
+        }
+        if (!state.combined || state.superseded) {
+          const layout = await readLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, isFresh);
+          if (layout) {
+            // kubectl's (or an older kdyn's) fresh files: fill any missing group-versions as kubectl would.
+            const snap = layout.snapshot;
+            const before: DiscoverySnapshot = { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
+            if (layout.missing.length) await fetchGroupVersions(transport, snap, concurrency);
+            fromServer = false;
+            summarise(loc, { mode: 'legacy', server, snapshot: snap }, before, layout.serverGroupsMtimeMs);
+            return snap;
+          }
+        }
+      }
+    }
+    const cached = state.combined;
+    const etags = cached?.mode === 'aggregated' ? { api: cached.api.etag, apis: cached.apis.etag } : undefined;
+    const live = await fetchDiscovery(transport, etags ? { etags, concurrency } : { concurrency });
+    fromServer = true;
+    invalidated = false;
+    if (live.mode === 'legacy') {
+      const combined: CombinedCache = { mode: 'legacy', server, snapshot: live.snapshot };
+      if (loc) persist(loc, combined, usable(state));
+      return live.snapshot;
+    }
+    const pick = (doc: AggregatedDoc, old: { etag?: string; part: DiscoverySnapshot } | undefined) => {
+      if (!doc.notModified) return doc.etag ? { etag: doc.etag, part: doc.part } : { part: doc.part };
+      if (!old) throw new KdynError('discovery: the server answered 304 Not Modified to a request kdyn did not make conditional');
+      return { etag: doc.etag, part: old.part };
+    };
+    const old = cached?.mode === 'aggregated' ? cached : undefined;
+    const combined: CombinedCache = { mode: 'aggregated', server, api: pick(live.api, old?.api), apis: pick(live.apis, old?.apis) };
+    if (loc) {
+      if (live.api.notModified && live.apis.notModified) {
+        if (state.superseded) later(() => loc.store.write(loc.paths.combinedFile, formatCombined(combined)));
+        else renew(loc);
+      } else {
+        persist(loc, combined, usable(state));
+      }
+    }
+    const snap: DiscoverySnapshot = { groups: [], resources: new Map(), failures: [] };
+    merge(snap, combined.api.part);
+    merge(snap, combined.apis.part);
+    return snap;
+  }
+
+  /** The previous snapshot, when kdyn's own files are known to match it (to skip unchanged files). */
+  function usable(state: CacheState): DiscoverySnapshot | undefined {
+    return state.combined && !state.superseded ? combinedSnapshot(state.combined) : undefined;
+  }
+
+  return {
+    snapshot(options?: SnapshotOptions): Promise<DiscoverySnapshot> {
+      if (memo) return Promise.resolve(memo);
+      if (options?.cachedOnly) return fromCacheOnly().then((s) => (memo = s));
+      return (inflight ??= load().then(
+        (s) => {
+          inflight = undefined;
+          return (memo = s);
+        },
+        (e: unknown) => {
+          inflight = undefined;
+          throw e;
+        },
+      ));
+    },
+    invalidate(): void {
+      memo = undefined;
+      invalidated = true;
+      fromServer = false;
+    },
+    fresh: () => fromServer,
+    flush: () => writes,
+    paths: async () => (await location())?.paths,
+  };
+}
+
+function notCached(gv: string) {
+  return { groupVersion: gv, reason: 'failed' as const, message: `couldn't get resource list for ${gv}: not in the discovery cache` };
+}
+
+/** Group-versions a snapshot lists without resources or a failure (they failed when it was cached). */
+function missingGroupVersions(s: DiscoverySnapshot): string[] {
+  const failed = new Set(s.failures.map((f) => f.groupVersion));
+  const out: string[] = [];
+  for (const g of s.groups) {
+    for (const v of g.versions) {
+      const gv = g.name ? `${g.name}/${v}` : v;
+      if (!s.resources.has(gv) && !failed.has(gv)) out.push(gv);
+    }
+  }
+  return out;
+}

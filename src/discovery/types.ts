@@ -16,6 +16,13 @@ export interface APIResource {
   verbs: string[];
   shortNames: string[];
   categories: string[];
+  /**
+   * The group/version of `kind` when it differs from the entry's own (the server's `responseKind`
+   * or legacy `group`/`version` fields), e.g. `autoscaling`/`v1` for `deployments/scale` (kind Scale).
+   * Absent means `group`/`version`.
+   */
+  kindGroup?: string;
+  kindVersion?: string;
 }
 
 export interface APIGroup {
@@ -55,4 +62,9 @@ export interface CachedDiscovery {
   invalidate(): void;
   /** True when everything in the last snapshot came from the server during this process. */
   fresh(): boolean;
+  /**
+   * Resolves when the cache files written in the background after a snapshot are on disk (never rejects).
+   * Callers that exit the process right after using discovery await it first.
+   */
+  flush?(): Promise<void>;
 }

@@ -1,9 +1,51 @@
+/**
+ * `kdyn api-resources`: kubectl's command over kdyn's cached discovery. Differences from kubectl, on
+ * purpose: within the cache TTL the answer comes from the cache (kubectl always refetches), `-o json|yaml`
+ * print the rows as data, and a partly failed discovery (a failed or stale group-version, in either
+ * discovery mode) prints every available row, one warning per group-version, and exits 0 (1 with --strict).
+ */
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { KdynError } from '../../core/errors.js';
+import { KdynError, UsageError } from '../../core/errors.js';
+import { formatJSON, formatNames, formatTable, selectRows, type RowFilters } from '../../printers/api-resources.js';
 
-// Placeholder until the command lands.
-export async function run(_args: ParsedArgs, _ctx: Context, _io: IO): Promise<number> {
-  throw new KdynError('api-resources: not implemented yet');
+const OUTPUTS = new Set(['', 'wide', 'name', 'json', 'yaml']);
+
+export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
+  const f = args.flags;
+  const output = typeof f.output === 'string' ? f.output : '';
+  if (!OUTPUTS.has(output)) throw new UsageError(`--output ${output} is not available`);
+  const filters: RowFilters = {
+    apiGroup: typeof f['api-group'] === 'string' ? f['api-group'] : undefined,
+    namespaced: args.explicit.has('namespaced') ? f.namespaced === true : undefined,
+    verbs: list(f.verbs),
+    categories: list(f.categories),
+    sortBy: f['sort-by'] === 'name' || f['sort-by'] === 'kind' ? f['sort-by'] : undefined,
+  };
+
+  const discovery = await ctx.discovery();
+  const snapshot = await discovery.snapshot({ cachedOnly: f.cached === true });
+  const rows = selectRows(snapshot, filters);
+
+  let text: string;
+  if (output === 'name') text = formatNames(rows);
+  else if (output === 'json') text = formatJSON(rows);
+  else if (output === 'yaml') text = (await import('js-yaml')).dump(rows, { noRefs: true });
+  else text = formatTable(rows, output === 'wide', f['no-headers'] === true);
+  io.stdout.write(text);
+
+  for (const failure of snapshot.failures) io.stderr.write(`Warning: ${failure.message}\n`);
+  // Cache files are written after the answer is printed; they must be complete before the process exits.
+  await discovery.flush?.();
+  if (f.strict === true && snapshot.failures.length > 0) {
+    throw new KdynError(`unable to retrieve the complete list of server APIs: ${snapshot.failures.length} group-version(s) failed or stale`);
+  }
+  return 0;
+}
+
+function list(v: unknown): string[] | undefined {
+  if (Array.isArray(v)) return v.filter((s): s is string => typeof s === 'string' && s !== '');
+  if (typeof v === 'string' && v) return v.split(',');
+  return undefined;
 }

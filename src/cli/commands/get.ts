@@ -1,9 +1,190 @@
+/**
+ * `kdyn get` (kubectl `KC/pkg/cmd/get/get.go`): resolve the arguments through the RESTMapper, then
+ * per resource either the server's Table (default and `-o wide`, printed by ../../printers/table.ts)
+ * or the objects (every `-o` format, printed page by page by ../../printers/index.ts).
+ * A 404 on a mapped collection (its CRD was deleted) refreshes discovery and retries with the new
+ * mapping; if the name now maps to nothing, the unknown-name error.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { KdynError } from '../../core/errors.js';
+import { KdynError, StatusError } from '../../core/errors.js';
+import { gvrString, sameGVR } from '../../core/gvk.js';
+import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
+import type { Unstructured } from '../../dynamic/types.js';
+import type { GetRequest, RESTMapper, ResourceMapping } from '../../restmapper/types.js';
+import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
+import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
+import type { Sorter } from '../../printers/sort.js';
+import { reportError } from '../main.js';
 
-// Placeholder until the command lands.
-export async function run(_args: ParsedArgs, _ctx: Context, _io: IO): Promise<number> {
-  throw new KdynError('get: not implemented yet');
+export interface GetOptions {
+  format: OutputFormat;
+  allNamespaces: boolean;
+  labelSelector?: string;
+  fieldSelector?: string;
+  chunkSize: number;
+  ignoreNotFound: boolean;
+  noHeaders: boolean;
+  showLabels: boolean;
+  labelColumns: string[];
+  sortBy?: string;
+  showKind: boolean;
 }
+
+export function readOptions(flags: ParsedArgs['flags']): GetOptions {
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const chunk = typeof flags['chunk-size'] === 'number' ? flags['chunk-size'] : 500;
+  return {
+    format: parseOutputFormat(str(flags.output)),
+    allNamespaces: flags['all-namespaces'] === true,
+    labelSelector: str(flags.selector),
+    fieldSelector: str(flags['field-selector']),
+    chunkSize: chunk > 0 ? chunk : 0,
+    ignoreNotFound: flags['ignore-not-found'] === true,
+    noHeaders: flags['no-headers'] === true,
+    showLabels: flags['show-labels'] === true,
+    labelColumns: Array.isArray(flags['label-columns']) ? flags['label-columns'].filter((l) => l !== '') : [],
+    sortBy: str(flags['sort-by']),
+    showKind: flags['show-kind'] === true,
+  };
+}
+
+/** What one request resolves to while running (the mapping may change after a refresh). */
+export interface Job {
+  request: GetRequest;
+  mapping: ResourceMapping;
+  handle: ResourceClient;
+}
+
+/** Shared state of one `get` run, handed to the table and object runners. */
+export interface GetRun {
+  opts: GetOptions;
+  io: IO;
+  client: DynamicClient;
+  mapper: RESTMapper;
+  namespace: string | undefined;
+  sorter?: Sorter;
+  /** Errors to report after the output (kubectl aggregates them), in order. */
+  errors: unknown[];
+  /** Runs `fn` for a job; on a 404 for the whole collection, refreshes the mapper and retries once. */
+  withMapping<T>(job: Job, fn: (job: Job) => Promise<T>): Promise<T>;
+}
+
+export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
+  const opts = readOptions(args.flags);
+  // Argument and flag errors before any kubeconfig or network work.
+  const parsed = parseGetArgs(args.args);
+  const names = parsed.form === 'types' ? parsed.names : parsed.tuples;
+  if (opts.labelSelector && names.length > 0) throw new KdynError('name cannot be provided when a selector is specified');
+  if (opts.allNamespaces && names.length > 0) throw new KdynError('a resource cannot be retrieved by name across all namespaces');
+  let sorter: Sorter | undefined;
+  if (opts.sortBy) sorter = (await import('../../printers/sort.js')).createSorter(opts.sortBy);
+  const template = await readTemplate(opts.format, io);
+
+  const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
+  const plan = await resolveGetArgs(args.args, mapper);
+  const namespace = opts.allNamespaces ? undefined : await ctx.namespace();
+
+  const state: GetRun = {
+    opts,
+    io,
+    client,
+    mapper,
+    namespace,
+    sorter,
+    errors: [],
+    withMapping: (job, fn) => withMapping(state, job, fn),
+  };
+  const jobs: Job[] = plan.requests.map((request) => ({ request, mapping: request.mapping, handle: handleFor(state, request.mapping) }));
+
+  if (opts.format.type === 'table') {
+    const { runTable } = await import('./get-table.js');
+    await runTable(state, jobs, opts.format.wide);
+  } else {
+    const { runObjects } = await import('./get-objects.js');
+    await runObjects(state, jobs, opts.format, { singleItemImplied: plan.singleItemImplied, template });
+  }
+
+  let code = 0;
+  const verbosity = typeof args.flags.v === 'number' ? args.flags.v : 0;
+  for (const e of state.errors) code = Math.max(code, reportError(e, verbosity, io, 'get'));
+  return code;
+}
+
+export function handleFor(state: Pick<GetRun, 'client' | 'namespace'>, mapping: ResourceMapping): ResourceClient {
+  const h = state.client.resource(mapping.gvr, { namespaced: mapping.namespaced });
+  return mapping.namespaced && state.namespace ? h.namespace(state.namespace) : h;
+}
+
+/** A 404 that is not about one object: the collection itself is gone (e.g. its CRD was deleted). */
+export function isCollectionGone(e: unknown): boolean {
+  return e instanceof StatusError && e.code === 404 && !e.status.details?.name;
+}
+
+async function withMapping<T>(state: GetRun, job: Job, fn: (job: Job) => Promise<T>): Promise<T> {
+  try {
+    return await fn(job);
+  } catch (e) {
+    if (!isCollectionGone(e)) throw e;
+    // The mapping is stale: ask discovery again. An unknown name now throws NoResourceMatchError.
+    await state.mapper.refresh();
+    const mapping = await state.mapper.resourceFor(job.request.arg);
+    if (sameGVR(mapping.gvr, job.mapping.gvr)) throw unableToList(e as StatusError, job, state.opts);
+    job.mapping = mapping;
+    job.handle = handleFor(state, mapping);
+    try {
+      return await fn(job);
+    } catch (e2) {
+      throw isCollectionGone(e2) ? unableToList(e2 as StatusError, job, state.opts) : e2;
+    }
+  }
+}
+
+/** kubectl's wording for a list that failed with 400/404 (`CR/pkg/resource/helper.go`, `result.go`). */
+function unableToList(e: StatusError, job: Job, opts: GetOptions): StatusError {
+  if (job.request.names.length > 0) return e;
+  const what = gvrString(job.mapping.gvr);
+  const msg = opts.labelSelector || opts.fieldSelector
+    ? `Unable to find ${JSON.stringify(what)} that match label selector ${JSON.stringify(opts.labelSelector ?? '')}, field selector ${JSON.stringify(opts.fieldSelector ?? '')}: ${e.status.message ?? ''}`
+    : `Unable to list ${JSON.stringify(what)}: ${e.status.message ?? ''}`;
+  return new StatusError({ ...e.status, message: msg }, e.httpStatus);
+}
+
+/** Objects the user named with NotFound ignored (--ignore-not-found) or recorded for the end. */
+export function notFoundHandled(state: GetRun, e: unknown): boolean {
+  if (e instanceof StatusError && e.code === 404 && e.status.details?.name !== undefined) {
+    if (!state.opts.ignoreNotFound) state.errors.push(e);
+    return true;
+  }
+  return false;
+}
+
+async function readTemplate(format: OutputFormat, io: IO): Promise<string | undefined> {
+  if (format.type === 'jsonpath') {
+    if (format.file === undefined) return format.template;
+    return readFileArg(format.file, io, 'jsonpath-file');
+  }
+  if (format.type === 'custom-columns') {
+    if (format.file === undefined) return format.spec;
+    return readFileArg(format.file, io, 'custom-columns-file');
+  }
+  return undefined;
+}
+
+async function readFileArg(file: string, io: IO, what: string): Promise<string> {
+  try {
+    return await readFile(resolvePath(io.cwd, file), 'utf8');
+  } catch (e) {
+    throw new KdynError(`error reading ${what} ${JSON.stringify(file)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** The objects of a list page or named get: kubectl's `kind[.group]` (lower-cased kind) for -o name. */
+export function groupKindOf(mapping: ResourceMapping): { group: string; kind: string } {
+  return { group: mapping.gvk.group, kind: mapping.gvk.kind };
+}
+
+export type { Unstructured };

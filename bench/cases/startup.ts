@@ -1,0 +1,35 @@
+/** Start-up cases (issue 2): how much kdyn adds to node's own start-up. */
+import type { BenchCase } from '../types.js';
+
+/** Files run by `order` (see bench/registry.ts). */
+export const order = 10;
+
+export const cases: BenchCase[] = [
+  {
+    name: 'version',
+    description: 'kdyn --version vs node -e 0 (start-up budget)',
+    issue: 'issue 2',
+    server: null,
+    target: { kind: 'ratio', max: 1.3 },
+    kdyn: () => ['--version'],
+    baseline: { kind: 'node', args: ['-e', '0'] },
+  },
+  {
+    name: 'help',
+    description: 'kdyn --help (yargs-rendered) vs node -e 0 (informational)',
+    issue: 'issue 2',
+    server: null,
+    target: { kind: 'ratio', max: 2.0 },
+    kdyn: () => ['--help'],
+    baseline: { kind: 'node', args: ['-e', '0'] },
+  },
+  {
+    name: 'version-server',
+    description: 'kdyn version vs kubectl version (one GET /version over TLS)',
+    issue: 'issue 2',
+    server: { seed: 'empty' },
+    target: { kind: 'ratio', max: 1.0 },
+    kdyn: () => ['version'],
+    baseline: { kind: 'kubectl', args: () => ['version'] },
+  },
+];

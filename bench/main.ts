@@ -1,0 +1,115 @@
+/**
+ * `npm run bench -- [--case NAME]... [--json FILE] [--runs N] [--warmup N] [--list]`
+ *
+ * Times kdyn against kubectl (or `node -e 0`) on the same local API server. Results are printed
+ * per case (median, min, ratio, target pass/MISS); a missed target never fails the process, only a
+ * broken harness does (exit 1), or bad arguments (exit 2).
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, platform, release } from 'node:os';
+import { rssMethod } from './measure.js';
+import { loadCases } from './registry.js';
+import { runCase, ServerPool } from './runner.js';
+import { DEFAULT_RUNS, describeTarget, formatResult, markdownTable, parseBenchArgs, selectCases, type BenchArgs } from './stats.js';
+import { findKubectl } from './tools.js';
+import { serverKey } from './server.js';
+import type { BenchCase, CaseResult } from './types.js';
+
+const USAGE = `Usage: npm run bench -- [--case NAME[,NAME]]... [--json FILE] [--runs N] [--warmup N] [--list]
+  --case NAME   run only these cases (NAME* matches a prefix); default: all
+  --json FILE   also write the results as JSON
+  --runs N      timed runs per tool (default ${DEFAULT_RUNS}; medians need >= 15 to mean much)
+  --warmup N    untimed runs per tool first (default 2; the first one is checked for errors)
+  --list        list the cases and exit
+Env: KDYN_BENCH_KUBECTL=/path/to/kubectl picks the kubectl binary.`;
+
+async function main(): Promise<number> {
+  let args: BenchArgs;
+  try {
+    args = parseBenchArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`bench: ${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const registry = await loadCases();
+  for (const w of registry.warnings) process.stderr.write(`bench: warning: ${w}\n`);
+  if (args.list) {
+    for (const c of registry.cases) {
+      process.stdout.write(`${c.name.padEnd(30)} ${describeTarget(c.target).padEnd(10)} ${c.description}${c.stub ? ' [stub]' : ''}\n`);
+    }
+    return 0;
+  }
+  let selected;
+  try {
+    selected = selectCases(registry.cases, args.cases);
+  } catch (e) {
+    process.stderr.write(`bench: ${(e as Error).message}\n`);
+    return 2;
+  }
+  selected = groupByServer(selected);
+  const kubectl = findKubectl();
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  log(`bench: node ${process.version}, ${platform()} ${release()}, ${cpus().length} CPUs`);
+  log(`bench: kubectl: ${kubectl ? `${kubectl.path} (${kubectl.version}; ${kubectl.note})` : 'not found on PATH: kubectl cases are skipped'}`);
+  log(`bench: ${args.runs} timed runs per tool after ${args.warmup} warm-up, alternating; peak memory via ${rssMethod()}`);
+
+  const pool = new ServerPool();
+  const results: CaseResult[] = [];
+  const stop = () => {
+    void pool.stopAll().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    for (const c of selected) {
+      log(`bench: ${c.name}: ${c.description}`);
+      const r = await runCase(c, pool, { runs: args.runs, warmup: args.warmup, kubectl, log });
+      results.push(r);
+      process.stdout.write(`${formatResult(r)}\n`);
+      if (r.status === 'ok' && r.baseline) process.stdout.write(`${''.padEnd(30)} (${r.kdyn!.command}  vs  ${r.baseline.command})\n`);
+    }
+  } finally {
+    await pool.stopAll();
+  }
+  process.stdout.write(`\n${markdownTable(results)}\n`);
+  if (args.json) {
+    const doc = {
+      date: new Date().toISOString(),
+      node: process.version,
+      platform: `${platform()} ${release()}`,
+      cpus: cpus().length,
+      kubectl: kubectl ?? null,
+      rssMethod: rssMethod(),
+      runs: args.runs,
+      warmup: args.warmup,
+      results,
+    };
+    writeFileSync(args.json, `${JSON.stringify(doc, null, 2)}\n`);
+    log(`bench: wrote ${args.json}`);
+  }
+  return 0;
+}
+
+/** Keeps the cases' order but runs cases sharing a server's options together (one start each). */
+function groupByServer(cases: BenchCase[]): BenchCase[] {
+  const groups = new Map<string, BenchCase[]>();
+  cases.forEach((c, i) => {
+    const key = c.server ? serverKey(c.server) : `none-${i}`;
+    const g = groups.get(key);
+    if (g) g.push(c);
+    else groups.set(key, [c]);
+  });
+  return [...groups.values()].flat();
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    process.stderr.write(`bench: ${(e as Error).stack ?? e}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,159 @@
+/**
+ * Runs one case: server, temp HOMEs, warm-up (whose first run is checked: a failing kdyn means the
+ * case is "not ready"), then timed runs alternating kdyn, baseline, kdyn, baseline...
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runOnce, type RunSpec } from './measure.js';
+import { startLocalServer, serverKey, type ServerHandle } from './server.js';
+import { meets, ratio, summarize } from './stats.js';
+import { findOnPath, KDYN_BIN, type KubectlInfo } from './tools.js';
+import type { BenchCase, CaseEnv, CaseResult, ServerOptions, Tool } from './types.js';
+
+export interface RunnerOptions {
+  runs: number;
+  warmup: number;
+  kubectl?: KubectlInfo;
+  log: (line: string) => void;
+}
+
+const RUN_TIMEOUT_MS = 180_000;
+
+/** Servers shared between cases with equal options; stopped by `stopAll`. */
+export class ServerPool {
+  private readonly servers = new Map<string, Promise<ServerHandle>>();
+  private readonly dir = mkdtempSync(join(tmpdir(), 'kdyn-bench-servers-'));
+  private current: string | undefined;
+
+  /** Starts (or reuses) the server for `opts`; stops the previous one when the options change. */
+  async get(opts: ServerOptions): Promise<ServerHandle> {
+    const key = serverKey(opts);
+    if (this.current !== undefined && this.current !== key) await this.stop(this.current);
+    this.current = key;
+    let p = this.servers.get(key);
+    if (!p) {
+      const kubeconfig = join(this.dir, `kubeconfig-${this.servers.size}`);
+      p = startLocalServer(opts, kubeconfig);
+      this.servers.set(key, p);
+    }
+    return p;
+  }
+
+  private async stop(key: string): Promise<void> {
+    const p = this.servers.get(key);
+    this.servers.delete(key);
+    if (p) await p.then((s) => s.stop(), () => undefined);
+  }
+
+  async stopAll(): Promise<void> {
+    for (const key of [...this.servers.keys()]) await this.stop(key);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOptions): Promise<CaseResult> {
+  const metric = c.metric ?? 'wall';
+  const base: CaseResult = {
+    name: c.name,
+    description: c.description,
+    issue: c.issue,
+    status: 'ok',
+    metric,
+    unit: metric === 'rss' ? 'MiB' : 'ms',
+    target: c.target,
+  };
+  const notReady = (reason: string): CaseResult => ({ ...base, status: 'not-ready', reason });
+  if (c.baseline.kind === 'kubectl' && !opts.kubectl) return { ...base, status: 'skipped', reason: 'kubectl not on PATH' };
+  if (!c.custom && !c.kdyn) return notReady('the case defines no kdyn command');
+
+  let server: ServerHandle | undefined;
+  if (c.server) {
+    try {
+      server = await pool.get(c.server);
+    } catch (e) {
+      return notReady((e as Error).message);
+    }
+  }
+  const tmp = mkdtempSync(join(tmpdir(), `kdyn-bench-${c.name.replace(/[^a-z0-9-]/gi, '_')}-`));
+  try {
+    const home = { kdyn: join(tmp, 'home-kdyn'), baseline: join(tmp, 'home-baseline') };
+    mkdirSync(home.kdyn);
+    mkdirSync(home.baseline);
+    const env: CaseEnv = {
+      server,
+      home,
+      cacheDir: { kdyn: join(home.kdyn, '.kube', 'cache'), baseline: join(home.baseline, '.kube', 'cache') },
+      tmp,
+      kubectl: opts.kubectl?.path,
+    };
+    const why = await c.prepare?.(env);
+    if (why) return notReady(why);
+    const runs = c.runs ? Math.min(c.runs, opts.runs) : opts.runs;
+
+    if (c.custom) {
+      const samples: number[] = [];
+      try {
+        for (let i = 0; i < opts.warmup; i++) await c.custom(env);
+        for (let i = 0; i < runs; i++) samples.push(await c.custom(env));
+      } catch (e) {
+        return notReady((e as Error).message.split('\n')[0]!);
+      }
+      const kdyn = summarize(c.description, samples);
+      return { ...base, kdyn, pass: meets(c.target, kdyn.median, undefined) };
+    }
+
+    const specs: Partial<Record<Tool, { spec: RunSpec; label: string }>> = {};
+    const toolEnv = (tool: Tool): Record<string, string> => {
+      const e: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home[tool], LANG: 'C.UTF-8' };
+      if (server) e.KUBECONFIG = server.kubeconfig;
+      return e;
+    };
+    const kargs = c.kdyn!(env);
+    specs.kdyn = { spec: { argv: [KDYN_BIN, ...kargs], env: toolEnv('kdyn'), cwd: tmp }, label: ['kdyn', ...kargs].join(' ') };
+    if (c.baseline.kind === 'kubectl') {
+      const args = c.baseline.args(env);
+      specs.baseline = { spec: { argv: [opts.kubectl!.path, ...args], env: toolEnv('baseline'), cwd: tmp }, label: ['kubectl', ...args].join(' ') };
+    } else if (c.baseline.kind === 'node') {
+      const node = findOnPath('node') ?? process.execPath;
+      specs.baseline = { spec: { argv: [node, ...c.baseline.args], env: toolEnv('baseline'), cwd: tmp }, label: ['node', ...c.baseline.args].join(' ') };
+    }
+    const tools = (['kdyn', 'baseline'] as const).filter((t) => specs[t]);
+    const rss = metric === 'rss';
+
+    for (let w = 0; w < opts.warmup; w++) {
+      for (const tool of tools) {
+        await c.beforeRun?.(tool, env);
+        const out = await runOnce(specs[tool]!.spec, { capture: w === 0, rss, timeoutMs: RUN_TIMEOUT_MS });
+        if (w === 0 && out.code !== 0) {
+          const msg = (out.stderr ?? '').trim().split('\n')[0] ?? '';
+          return notReady(`${specs[tool]!.label} exited ${out.signal ?? out.code}${msg ? `: ${msg}` : ''}`);
+        }
+        if (w === 0 && tool === 'kdyn' && out.stdoutBytes === 0 && !c.allowEmptyOutput) {
+          return notReady(`${specs[tool]!.label} printed nothing on stdout`);
+        }
+      }
+    }
+    const samples: Record<Tool, number[]> = { kdyn: [], baseline: [] };
+    for (let i = 0; i < runs; i++) {
+      for (const tool of tools) {
+        await c.beforeRun?.(tool, env);
+        const out = await runOnce(specs[tool]!.spec, { rss, timeoutMs: RUN_TIMEOUT_MS });
+        if (out.code !== 0) return notReady(`${specs[tool]!.label} exited ${out.signal ?? out.code} on run ${i + 1}`);
+        if (rss) {
+          if (out.rssKb === undefined) return notReady('peak memory could not be measured');
+          samples[tool].push(out.rssKb / 1024);
+        } else {
+          samples[tool].push(out.ms);
+        }
+      }
+      if ((i + 1) % 5 === 0 && i + 1 < runs) opts.log(`  ${c.name}: ${i + 1}/${runs} runs`);
+    }
+    const kdyn = summarize(specs.kdyn.label, samples.kdyn);
+    const baseline = specs.baseline ? summarize(specs.baseline.label, samples.baseline) : undefined;
+    const r = baseline ? ratio(kdyn.median, baseline.median) : undefined;
+    return { ...base, kdyn, baseline, ratio: r, pass: meets(c.target, kdyn.median, r) };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The benchmark harness's contracts. A case file under bench/cases/ exports `cases: BenchCase[]`;
+ * the harness finds every such file itself (bench/registry.ts), so adding a case never means
+ * editing the harness.
+ */
+
+/** Options for the local API server a case runs against (issue 3's `npm run local-apiserver` flags). */
+export interface ServerOptions {
+  seed?: 'empty' | 'demo';
+  extraGroups?: number;
+  configmaps?: number;
+  namespace?: string;
+  discovery?: 'aggregated' | 'legacy';
+}
+
+/** A running local API server, as the harness started it (TLS, bearer token). */
+export interface RunningServer {
+  url: string;
+  /** A kubeconfig the server wrote for itself (token, CA data). */
+  kubeconfig: string;
+  /** Milliseconds from spawn to its `ready <url>` line. */
+  startMs: number;
+}
+
+export type Tool = 'kdyn' | 'baseline';
+
+/** What a case's hooks can see. */
+export interface CaseEnv {
+  /** Undefined when the case declares `server: null`. */
+  server?: RunningServer;
+  /** HOME of each tool: separate temp dirs, so each has its own ~/.kube/cache. */
+  home: Record<Tool, string>;
+  /** Discovery cache root of each tool (`<home>/.kube/cache`). */
+  cacheDir: Record<Tool, string>;
+  /** A scratch dir for the case, removed afterwards. */
+  tmp: string;
+  /** The kubectl binary in use (undefined when none was found). */
+  kubectl?: string;
+}
+
+export type Baseline =
+  | { kind: 'kubectl'; args: (env: CaseEnv) => string[] }
+  | { kind: 'node'; args: string[] }
+  | { kind: 'none' };
+
+/** A target the result is compared against; a miss is reported, never fails the process. */
+export type Target =
+  | { kind: 'ratio'; max: number } // kdyn / baseline (median)
+  | { kind: 'absolute'; maxMs: number }; // custom cases: median below maxMs
+
+export interface BenchCase {
+  name: string;
+  /** One line, shown in the listing. */
+  description: string;
+  /** Which issue asked for it, e.g. 'issue 4'. */
+  issue?: string;
+  /** The local API server to start (shared by cases with equal options); null: none needed. */
+  server: ServerOptions | null;
+  /** 'wall' (default) times the process; 'rss' compares peak resident memory. */
+  metric?: 'wall' | 'rss';
+  target: Target;
+  /** kdyn's arguments (the harness runs `bin/kdyn ...args`). */
+  kdyn?: (env: CaseEnv) => string[];
+  baseline: Baseline;
+  /** Runs before every timed or warm-up run of a tool, untimed (e.g. wipe the cache for a cold case). */
+  beforeRun?: (tool: Tool, env: CaseEnv) => void | Promise<void>;
+  /** Once per case after the server is up; return a string to report the case as not ready. */
+  prepare?: (env: CaseEnv) => string | undefined | Promise<string | undefined>;
+  /** A case that times something other than a process (e.g. the server itself): one sample in ms per call. */
+  custom?: (env: CaseEnv) => Promise<number>;
+  /** The first warm-up run of kdyn must print something on stdout unless this is set. */
+  allowEmptyOutput?: boolean;
+  /** Default: the --runs value (15). */
+  runs?: number;
+  /** Set by the harness's own stand-in cases: a case of the same name in another file replaces it. */
+  stub?: boolean;
+}
+
+export interface Sample {
+  ms: number;
+  /** Peak RSS in KiB, for rss cases. */
+  rssKb?: number;
+}
+
+export interface SideResult {
+  command: string;
+  median: number;
+  min: number;
+  max: number;
+  samples: number[];
+}
+
+export interface CaseResult {
+  name: string;
+  description: string;
+  issue?: string;
+  status: 'ok' | 'not-ready' | 'skipped';
+  reason?: string;
+  metric: 'wall' | 'rss';
+  /** 'ms' for wall time, 'MiB' for rss. */
+  unit: 'ms' | 'MiB';
+  kdyn?: SideResult;
+  baseline?: SideResult;
+  ratio?: number;
+  target: Target;
+  pass?: boolean;
+}

@@ -1,0 +1,110 @@
+// Builds kdyn with esbuild.
+// 1. dist/cli: the CLI bundle, each command in its own lazily loaded chunk (start-up parses only
+//    bin.js and the chunk of the command that runs), emitted as CommonJS (see buildCli below).
+// 2. dist/lib: the library entry point (src/index.ts), dependencies left external.
+// 3. build/: every .ts file of src, test, bench and scripts transpiled 1:1 (no bundling),
+//    so tests can import internal modules and the local API server can run.
+// Outputs are overwritten in place (never wiped first), so parallel builds do not pull files from
+// under a running test; a failing file is reported and the rest still built.
+import { build, transform } from 'esbuild';
+import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = '/work/main'; const outRoot = '/tmp/kx-dist';
+const quiet = process.argv.includes('--quiet');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const started = performance.now();
+
+const define = { __KDYN_VERSION__: JSON.stringify(pkg.version) };
+
+// yargs' cliui pulls in string-width, whose import builds an Intl.Segmenter (~60 ms);
+// kdyn's help text is ASCII, so a plain length is exact.
+const stringWidthShim = {
+  name: 'string-width-shim',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, () => ({ path: join(root, 'scripts/string-width-shim.mjs') }));
+  },
+};
+
+const failures = [];
+await buildCli().catch((e) => failures.push(`dist/cli: ${e.message.split('\n')[0]}`));
+
+process.exit(failures.length?1:0);
+// Transpile-only pass for tests, benchmarks, scripts and the local API server.
+let count = 0;
+for (const dir of ['src', 'test', 'bench', 'scripts']) {
+  for (const file of walk(join(root, dir))) {
+    if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
+    const out = join(root, 'build', relative(root, file)).replace(/\.ts$/, '.js');
+    let code;
+    try {
+      ({ code } = await transform(readFileSync(file, 'utf8'), {
+        loader: 'ts', format: 'esm', target: 'node20', define, sourcefile: file, sourcemap: 'inline',
+      }));
+    } catch (e) {
+      failures.push(`${relative(root, file)}: ${e.message.split('\n')[0]}`);
+      continue;
+    }
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, code);
+    count++;
+  }
+}
+if (failures.length) {
+  console.error(`build failed:\n  ${failures.join('\n  ')}`);
+  process.exit(1);
+}
+if (!quiet) console.error(`build: dist/ and ${count} transpiled files in ${Math.round(performance.now() - started)} ms`);
+
+// dist/cli: esbuild splits only in ESM, but Node 20 starts an ESM entry ~8 ms slower than a CommonJS
+// one (the ESM loader's set-up; measured with bench/, `node x.mjs` vs `node x.cjs`). So the CLI is
+// bundled and split as ESM, then each output file is converted to CommonJS (dynamic import() becomes
+// a lazy require()), and dist/cli/package.json marks the folder "commonjs". bin/kdyn (CommonJS via
+// bin/package.json) requires dist/cli/bin.js. build/cli-meta.json is esbuild's metafile: the
+// start-up test reads it to check that bin.js does not statically reach heavy packages.
+async function buildCli() {
+  const outdir = join(outRoot, 'dist/cli');
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ['src/cli/bin.ts'],
+    outdir: outRoot + '/dist/cli', external: ['./yaml.js'],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    chunkNames: 'chunks/[name]-[hash]',
+    // Bundled ESM dependencies (yargs) use import.meta.url; each CommonJS file defines this instead.
+    define: { ...define, 'import.meta.url': '__kdynMetaUrl' },
+    plugins: [stringWidthShim],
+    metafile: true,
+    write: false,
+    logLevel: 'warning',
+  });
+  for (const file of result.outputFiles) {
+    if (!file.path.endsWith('.js')) continue;
+    let { code } = await transform(file.text, {
+      loader: 'js', format: 'cjs', platform: 'node', target: 'node20', minify: true, legalComments: 'none',
+      supported: { 'dynamic-import': false },
+    });
+    if (code.includes('__kdynMetaUrl')) code = `var __kdynMetaUrl=require("url").pathToFileURL(__filename).href;${code}`;
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, code);
+  }
+  writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+  mkdirSync(join(root, 'build'), { recursive: true });
+  writeFileSync(join(outRoot, 'cli-meta.json'), JSON.stringify(result.metafile));
+}
+
+function* walk(dir) {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules') continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* walk(p);
+    else yield p;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * kubectl's on-disk discovery layout under `<root>/discovery/<host>/`: reading what kubectl (or kdyn)
+ * wrote, and writing it so that kubectl can read it. Only validated group/version names become paths.
+ */
+import type { DiscoverySnapshot, APIResource } from './types.js';
+import { serverResourcesFile } from './cache-dir.js';
+import type { DiskStore } from './disk.js';
+import { formatAPIGroupList, formatAPIResourceList, parseAPIGroupList, parseAPIResourceList } from './legacy.js';
+import { isSafeGroupName, isSafeGroupVersion } from './names.js';
+
+export interface LayoutRead {
+  /** Groups from servergroups.json, with the resources of every group-version whose file was usable. */
+  snapshot: DiscoverySnapshot;
+  /** Group-versions listed in servergroups.json whose file is missing, expired, corrupt or wrongly typed. */
+  missing: Array<{ group: string; version: string }>;
+  serverGroupsMtimeMs: number;
+}
+
+/**
+ * Reads servergroups.json and every serverresources.json it names. `isFresh(mtimeMs)` decides expiry
+ * (always true for `--cached`). Undefined when servergroups.json is missing, expired or invalid.
+ */
+export async function readLayout(store: DiskStore, kubectlDir: string, serverGroupsFile: string, isFresh: (mtimeMs: number) => boolean): Promise<LayoutRead | undefined> {
+  const sg = await store.read(serverGroupsFile);
+  if (!sg || !isFresh(sg.mtimeMs)) return undefined;
+  let groups;
+  try {
+    groups = parseAPIGroupList(JSON.parse(sg.text));
+  } catch {
+    return undefined;
+  }
+  groups = groups.filter((g) => isSafeGroupName(g.name));
+  for (const g of groups) {
+    g.versions = g.versions.filter((v) => isSafeGroupVersion(g.name, v));
+    if (!g.versions.includes(g.preferredVersion)) g.preferredVersion = g.versions[0] ?? '';
+  }
+  const snapshot: DiscoverySnapshot = { groups, resources: new Map(), failures: [] };
+  const missing: LayoutRead['missing'] = [];
+  const gvs = groups.flatMap((g) => g.versions.map((version) => ({ group: g.name, version })));
+  const lists = await Promise.all(
+    gvs.map(async ({ group, version }) => {
+      const f = await store.read(serverResourcesFile(kubectlDir, group, version));
+      if (!f || !isFresh(f.mtimeMs)) return undefined;
+      try {
+        return parseAPIResourceList(JSON.parse(f.text), group, version);
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  gvs.forEach((gv, i) => {
+    const list = lists[i];
+    if (list) snapshot.resources.set(gv.group ? `${gv.group}/${gv.version}` : gv.version, list);
+    else missing.push(gv);
+  });
+  return { snapshot, missing, serverGroupsMtimeMs: sg.mtimeMs };
+}
+
+/**
+ * Writes servergroups.json and one serverresources.json per group-version (resources of failed GVs are
+ * not written: errors are never cached). Files whose content equals `previous` are not rewritten.
+ * servergroups.json is written last, so a complete layout is never older than its index.
+ */
+export async function writeLayout(
+  store: DiskStore,
+  kubectlDir: string,
+  serverGroupsFile: string,
+  s: DiscoverySnapshot,
+  previous?: DiscoverySnapshot,
+  writeServerGroups = true,
+): Promise<boolean> {
+  const jobs: Array<{ path: string; data: string }> = [];
+  for (const [gv, list] of s.resources) {
+    if (list.length === 0) continue;
+    const i = gv.indexOf('/');
+    const group = i < 0 ? '' : gv.slice(0, i);
+    const version = i < 0 ? gv : gv.slice(i + 1);
+    if (!isSafeGroupVersion(group, version)) continue;
+    const data = formatAPIResourceList(gv, list);
+    const prev = previous?.resources.get(gv);
+    if (prev && sameResources(prev, list)) continue;
+    jobs.push({ path: serverResourcesFile(kubectlDir, group, version), data });
+  }
+  let ok = true;
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length && store.writable) {
+      const j = jobs[next++]!;
+      if ((await store.write(j.path, j.data)) === undefined) ok = false;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(16, jobs.length) }, worker));
+  if (!ok || !store.writable) return false;
+  if (!writeServerGroups) return true;
+  const groups = s.groups.filter((g) => isSafeGroupName(g.name));
+  return (await store.write(serverGroupsFile, formatAPIGroupList(groups))) !== undefined;
+}
+
+function sameResources(a: readonly APIResource[], b: readonly APIResource[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.name !== y.name || x.kind !== y.kind || x.namespaced !== y.namespaced || x.singularName !== y.singularName) return false;
+    if (x.kindGroup !== y.kindGroup || x.kindVersion !== y.kindVersion) return false;
+    if (x.verbs.join(',') !== y.verbs.join(',') || x.shortNames.join(',') !== y.shortNames.join(',') || x.categories.join(',') !== y.categories.join(',')) return false;
+  }
+  return true;
+}

@@ -1,0 +1,133 @@
+/**
+ * Unstructured Kubernetes objects and the dynamic client's option types. Objects are plain JSON
+ * (what the server sent, parsed), never model classes: any resource, built-in or custom, fits.
+ */
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: Array<Record<string, unknown>>;
+  finalizers?: string[];
+  managedFields?: Array<Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+/** Any Kubernetes object as JSON. */
+export interface Unstructured {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export interface ListMeta {
+  resourceVersion?: string;
+  /** Token for the next page; '' or absent on the last one. */
+  continue?: string;
+  remainingItemCount?: number;
+  [key: string]: unknown;
+}
+
+/** One list response (one page when paging). Items always carry `apiVersion` and `kind`. */
+export interface UnstructuredList {
+  apiVersion: string;
+  kind: string;
+  metadata: ListMeta;
+  items: Unstructured[];
+}
+
+/** meta.k8s.io/v1 Table (server-side printing). */
+export interface TableColumnDefinition {
+  name: string;
+  type: string;
+  format: string;
+  description?: string;
+  priority: number;
+}
+
+export interface TableRow {
+  cells: unknown[];
+  conditions?: unknown[];
+  /** PartialObjectMetadata (includeObject=Metadata, the server default), the object (Object), or absent (None). */
+  object?: Unstructured;
+}
+
+export interface Table {
+  kind: 'Table';
+  apiVersion: string;
+  metadata: ListMeta;
+  columnDefinitions: TableColumnDefinition[];
+  rows: TableRow[];
+}
+
+export interface RequestBaseOptions {
+  signal?: AbortSignal;
+  /** Overrides the transport's request timeout for this call (ms, 0 = none). */
+  timeoutMs?: number;
+}
+
+export interface GetOptions extends RequestBaseOptions {
+  resourceVersion?: string;
+  /** `status`, `scale`, ... */
+  subresource?: string;
+}
+
+export interface ListOptions extends RequestBaseOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+  /** Page size; 0 or absent: the server's whole list in one response. */
+  limit?: number;
+  /** Start from this continue token (list() then follows the next ones). */
+  continue?: string;
+  timeoutSeconds?: number;
+}
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+export interface TableOptions extends ListOptions {
+  /** What each row's `object` holds; the server's default is `Metadata` (PartialObjectMetadata). */
+  includeObject?: IncludeObject;
+}
+
+export interface WriteOptions extends RequestBaseOptions {
+  /** Server-side dry run (`dryRun=All`): validated and defaulted, not persisted. */
+  dryRun?: boolean;
+  fieldManager?: string;
+  fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
+  subresource?: string;
+}
+
+export type CreateOptions = Omit<WriteOptions, 'subresource'>;
+export type UpdateOptions = WriteOptions;
+
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply only: take ownership of conflicting fields. */
+  force?: boolean;
+}
+
+/** merge: RFC 7386; json: RFC 6902; strategic: Kubernetes strategic merge; apply: server-side apply. */
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+export interface DeleteOptions extends RequestBaseOptions {
+  dryRun?: boolean;
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  preconditions?: { uid?: string; resourceVersion?: string };
+}

@@ -1,0 +1,64 @@
+/**
+ * kdyn as a library: query any Kubernetes resource, built-in or custom, without generated types.
+ * Only composes and re-exports; see README "Library".
+ */
+
+// Connecting: kubeconfig -> transport -> cached discovery -> RESTMapper -> dynamic client.
+export { connect, type ConnectOptions, type Connection } from './dynamic/connect.js';
+
+// The dynamic client.
+export { DynamicClient, ResourceClient, TABLE_ACCEPT, JSON_ACCEPT, normalizeList, parseWarningHeaders } from './dynamic/client.js';
+export type { DynamicClientOptions, ResourceScope } from './dynamic/client.js';
+export type {
+  Unstructured,
+  UnstructuredList,
+  ObjectMeta,
+  ListMeta,
+  Table,
+  TableColumnDefinition,
+  TableRow,
+  IncludeObject,
+  RequestBaseOptions,
+  GetOptions,
+  ListOptions,
+  TableOptions,
+  WriteOptions,
+  CreateOptions,
+  UpdateOptions,
+  PatchOptions,
+  PatchType,
+  DeleteOptions,
+} from './dynamic/types.js';
+export { PATCH_CONTENT_TYPES } from './dynamic/types.js';
+export { resourcePath, pathSegmentProblem, InvalidPathSegmentError, type ResourcePath } from './dynamic/url.js';
+
+// Resolving names (`crontabs`, `ct`, `deploy.apps`, `Pod`) and kinds to resources.
+export { DeferredRESTMapper, staticDiscovery, type DeferredRESTMapperOptions } from './restmapper/deferred.js';
+export type { RESTMapper, ResourceMapping, Resolution } from './restmapper/types.js';
+export { NoResourceMatchError, NoKindMatchError, AmbiguousResourceError } from './restmapper/errors.js';
+
+// Discovery (cached on disk, shared with kubectl's ~/.kube/cache layout).
+export { createCachedDiscovery, type CachedDiscoveryOptions, type DiskCachedDiscovery } from './discovery/cached.js';
+export type { APIResource, APIGroup, CachedDiscovery, DiscoverySnapshot, DiscoveryFailure } from './discovery/types.js';
+
+// Configuration and transport.
+export { loadRestConfig } from './kubeconfig/load.js';
+export type { RestConfig, LoadOptions } from './kubeconfig/types.js';
+export { createTransport, type TransportOptions } from './transport/http.js';
+export type { Transport, RequestOptions, Response, StreamResponse, Query } from './transport/types.js';
+
+// Errors and identifiers.
+export { KdynError, StatusError, ConnectionError, ConfigError, UsageError, formatStatusMessage, type Status } from './core/errors.js';
+export {
+  formatGroupVersion,
+  parseGroupVersion,
+  formatGVR,
+  gvrString,
+  sameGVR,
+  compareVersionPriority,
+  type GroupVersion,
+  type GroupVersionKind,
+  type GroupVersionResource,
+} from './core/gvk.js';
+export { systemClock, FakeClock, type Clock } from './core/clock.js';
+export { createLogger, silentLogger, type Logger } from './core/log.js';

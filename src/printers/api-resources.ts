@@ -1,0 +1,114 @@
+/**
+ * `api-resources` rows and their output formats, as kubectl's `pkg/cmd/apiresources/apiresources.go`:
+ * one row per group resource from its preferred version (ServerPreferredResources), subresources and
+ * resources without verbs skipped, filters, a stable sort by group (or name/kind) then name. Pure.
+ */
+import type { DiscoverySnapshot } from '../discovery/types.js';
+import { formatColumns } from './columns.js';
+
+export interface ResourceRow {
+  name: string;
+  shortNames: string[];
+  /** `v1` or `group/version`. */
+  apiVersion: string;
+  group: string;
+  namespaced: boolean;
+  kind: string;
+  verbs: string[];
+  categories: string[];
+  singularName: string;
+}
+
+export interface RowFilters {
+  apiGroup?: string | undefined;
+  /** Applied only when the flag was given explicitly. */
+  namespaced?: boolean | undefined;
+  verbs?: readonly string[] | undefined;
+  categories?: readonly string[] | undefined;
+  sortBy?: 'name' | 'kind' | undefined;
+}
+
+/** client-go's ServerPreferredResources: a group resource comes from the preferred version when served there. */
+export function preferredRows(s: DiscoverySnapshot): ResourceRow[] {
+  const chosen = new Map<string, { version: string; row: ResourceRow }>();
+  // Lists in discovery order; within a list, rows in server order (kubectl's map order does not matter after sorting).
+  const order: string[] = [];
+  for (const g of s.groups) {
+    for (const version of g.versions) {
+      const gv = g.name ? `${g.name}/${version}` : version;
+      const list = s.resources.get(gv);
+      if (!list) continue;
+      for (const r of list) {
+        if (r.name.includes('/')) continue;
+        const key = `${g.name}\u0000${r.name}`;
+        if (chosen.has(key) && version !== g.preferredVersion) continue;
+        if (!chosen.has(key)) order.push(key);
+        chosen.set(key, {
+          version,
+          row: {
+            name: r.name,
+            shortNames: r.shortNames,
+            apiVersion: gv,
+            group: g.name,
+            namespaced: r.namespaced,
+            kind: r.kind,
+            verbs: r.verbs,
+            categories: r.categories,
+            singularName: r.singularName,
+          },
+        });
+      }
+    }
+  }
+  // Regroup by the selected group-version, in list order, as kubectl's result lists are.
+  const byGV = new Map<string, ResourceRow[]>();
+  for (const g of s.groups) for (const v of g.versions) byGV.set(g.name ? `${g.name}/${v}` : v, []);
+  for (const key of order) {
+    const { row } = chosen.get(key)!;
+    byGV.get(row.apiVersion)?.push(row);
+  }
+  return [...byGV.values()].flat();
+}
+
+export function selectRows(s: DiscoverySnapshot, f: RowFilters): ResourceRow[] {
+  const rows = preferredRows(s).filter((r) => {
+    if (r.verbs.length === 0) return false;
+    if (f.apiGroup && f.apiGroup !== r.group) return false;
+    if (f.namespaced !== undefined && f.namespaced !== r.namespaced) return false;
+    if (f.verbs?.length && !f.verbs.every((v) => r.verbs.includes(v))) return false;
+    if (f.categories?.length && !f.categories.every((c) => r.categories.includes(c))) return false;
+    return true;
+  });
+  const key = (r: ResourceRow) => (f.sortBy === 'name' ? r.name : f.sortBy === 'kind' ? r.kind : r.group);
+  // Array.prototype.sort is stable; Go compares strings bytewise, so compare code points, not locale.
+  return rows.sort((a, b) => cmp(key(a), key(b)) || cmp(a.name, b.name));
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export type ApiResourcesOutput = '' | 'wide' | 'name' | 'json' | 'yaml';
+
+export function formatTable(rows: readonly ResourceRow[], wide: boolean, noHeaders: boolean): string {
+  const table: string[][] = [];
+  if (!noHeaders) table.push(wide ? ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', 'VERBS', 'CATEGORIES'] : ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND']);
+  for (const r of rows) {
+    const cells = [r.name, r.shortNames.join(','), r.apiVersion, String(r.namespaced), r.kind];
+    if (wide) cells.push(r.verbs.join(','), r.categories.join(','));
+    table.push(cells);
+  }
+  return formatColumns(table, { minWidth: 6 });
+}
+
+/** `-o name`: `name[.group]`, no header. */
+export function formatNames(rows: readonly ResourceRow[]): string {
+  let out = '';
+  for (const r of rows) out += r.group ? `${r.name}.${r.group}\n` : `${r.name}\n`;
+  return out;
+}
+
+/** `-o json`: the rows as an array (for scripts). */
+export function formatJSON(rows: readonly ResourceRow[]): string {
+  return JSON.stringify(rows, null, 2) + '\n';
+}

@@ -1,0 +1,79 @@
+/**
+ * Node socket/TLS/HTTP-parser errors -> one-line ConnectionErrors worded as kubectl's
+ * (kubectl/pkg/cmd/util/helpers.go StandardErrorMessage: `The connection to the server HOST was
+ * refused - ...`, otherwise `Unable to connect to the server: <Go error>`).
+ */
+import { ConnectionError, KdynError } from '../core/errors.js';
+
+const UNKNOWN_AUTHORITY = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/** Errors after which an idempotent request may be sent again. */
+export function isRetriableNetworkError(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const msg = (e as Error | undefined)?.message ?? '';
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || code === 'ERR_TRUNCATED_RESPONSE' || msg === 'socket hang up';
+}
+
+/** The error a request timer aborts with. */
+export class RequestTimeoutError extends Error {
+  readonly code = 'ETIMEDOUT_REQUEST';
+  constructor(readonly ms: number) {
+    super(`request timed out after ${ms}ms`);
+  }
+}
+
+/**
+ * @param host  the server's `host:port` as written in its URL
+ * @param what  e.g. `GET https://127.0.0.1:6443/version` (never contains credentials)
+ */
+export function toConnectionError(e: unknown, host: string, what: string): KdynError {
+  if (e instanceof KdynError) return e;
+  const err = e as NodeJS.ErrnoException & { reason?: string; host?: string; hostname?: string };
+  const code = err?.code ?? '';
+  const msg = String(err?.message ?? e).split('\n')[0]!;
+  const unable = (detail: string) => new ConnectionError(`Unable to connect to the server: ${detail}`, code || undefined, { cause: e });
+
+  if (e instanceof RequestTimeoutError) {
+    return unable(`net/http: request canceled (Client.Timeout exceeded after ${formatMs(e.ms)} on ${what}; see --request-timeout)`);
+  }
+  if (code === 'ECONNREFUSED') {
+    return new ConnectionError(`The connection to the server ${host} was refused - did you specify the right host or port?`, code, { cause: e });
+  }
+  if (UNKNOWN_AUTHORITY.has(code)) return unable('tls: failed to verify certificate: x509: certificate signed by unknown authority');
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return unable('tls: failed to verify certificate: x509: certificate has expired or is not yet valid');
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return unable(`tls: failed to verify certificate: x509: ${err.reason ?? msg}`);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME') {
+    const name = err.hostname ?? host;
+    return unable(`dial tcp: lookup ${name}: ${code === 'EAI_AGAIN' ? 'temporary failure in name resolution' : 'no such host'}`);
+  }
+  if (code === 'ETIMEDOUT' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH') {
+    return unable(`dial tcp ${host}: ${code === 'ETIMEDOUT' ? 'i/o timeout' : 'connect: network is unreachable'}`);
+  }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(msg)) {
+    return unable('http: server gave HTTP response to HTTPS client');
+  }
+  if (code.startsWith('ERR_SSL_') || code === 'EPROTO') return unable(`tls: ${msg.replace(/^.*?:error:[0-9A-F]+:/i, '')}`);
+  if (code.startsWith('HPE_')) {
+    return unable(`net/http: HTTP/1.x transport connection broken: malformed HTTP response from ${host} (${code})`);
+  }
+  if (code === 'ERR_TRUNCATED_RESPONSE') return unable(`unexpected EOF: the response to ${what} was truncated`);
+  if (code === 'ECONNRESET' || msg === 'socket hang up') return unable(`the connection to ${host} was closed by the server before the response to ${what} was complete (EOF)`);
+  if (code === 'EPROXY') return unable(msg);
+  return unable(msg || String(e));
+}
+
+export function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}

@@ -1,0 +1,198 @@
+/**
+ * `kdyn api-resources` as a child process against the local API server, next to kubectl v1.32
+ * (skipped where kubectl is not on PATH): identical output, request counts, and a shared cache.
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, utimesSync, statSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
+import { repoRoot } from '../unit/discovery/fixtures.js';
+
+const ROOT = repoRoot();
+const KDYN = join(ROOT, 'bin', 'kdyn');
+const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+
+interface Run { code: number; out: string; err: string }
+
+function runTool(tool: 'kdyn' | 'kubectl', args: string[], env: { home: string; kubeconfig: string; cacheDir: string }): Run {
+  const cmd = tool === 'kdyn' ? process.execPath : 'kubectl';
+  const argv = tool === 'kdyn' ? [KDYN, ...args] : args;
+  const r = spawnSync(cmd, [...argv, '--kubeconfig', env.kubeconfig, '--cache-dir', env.cacheDir], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: env.home },
+    timeout: 60_000,
+  });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+function discoveryRequests(s: LocalApiServer, agent: string) {
+  return s.requestLog.filter((e) => e.userAgent.startsWith(agent) && (e.path === '/api' || e.path === '/apis' || /^\/apis?\/[^/]+\/[^/]+$/.test(e.path) || e.path === '/api/v1'));
+}
+
+function setup(server: LocalApiServer) {
+  const home = mkdtempSync(join(tmpdir(), 'kdyn-e2e-ar-'));
+  const kubeconfig = join(home, 'kubeconfig');
+  server.writeKubeconfig(kubeconfig);
+  return {
+    home,
+    kubeconfig,
+    kdyn: { home, kubeconfig, cacheDir: join(home, 'kdyn-cache') },
+    kubectl: { home, kubeconfig, cacheDir: join(home, 'kubectl-cache') },
+  };
+}
+
+const FLAG_SETS: string[][] = [
+  [],
+  ['-o', 'wide'],
+  ['-o', 'name'],
+  ['--no-headers'],
+  ['-o', 'wide', '--no-headers'],
+  ['--sort-by=name'],
+  ['--sort-by=kind'],
+  ['--namespaced=false'],
+  ['--namespaced=true'],
+  ['--api-group=apps'],
+  ['--api-group='],
+  ['--api-group=rbac.authorization.k8s.io', '-o', 'wide'],
+  ['--verbs=list,watch'],
+  ['--verbs=create', '--verbs=delete', '-o', 'name'],
+  ['--categories=all'],
+  ['--namespaced=false', '--sort-by=kind', '-o', 'wide', '--no-headers'],
+  ['--api-group=does.not.exist'],
+];
+
+describe('kdyn api-resources (aggregated discovery)', () => {
+  let server: LocalApiServer;
+  let env: ReturnType<typeof setup>;
+  before(async () => {
+    server = await startServer({ seed: 'demo', discovery: 'aggregated', tls: true });
+    env = setup(server);
+  });
+  after(() => server.stop());
+
+  test('cold: 2 discovery requests; warm: 0; after the TTL: 2 conditional requests answered 304', () => {
+    server.clearLog();
+    const cold = runTool('kdyn', ['api-resources'], env.kdyn);
+    assert.equal(cold.code, 0, cold.err);
+    assert.match(cold.out, /^NAME +SHORTNAMES +APIVERSION +NAMESPACED +KIND\n/);
+    assert.deepEqual(discoveryRequests(server, 'kdyn').map((r) => `${r.path} ${r.status}`).sort(), ['/api 200', '/apis 200']);
+    server.clearLog();
+    const warm = runTool('kdyn', ['api-resources'], env.kdyn);
+    assert.equal(warm.out, cold.out);
+    assert.deepEqual(discoveryRequests(server, 'kdyn'), []);
+    // Age every cache file past the 10-minute TTL.
+    const past = new Date(Date.now() - 11 * 60_000);
+    const age = (dir: string) => {
+      for (const n of readdirSync(dir)) {
+        const p = join(dir, n);
+        if (statSync(p).isDirectory()) age(p);
+        utimesSync(p, past, past);
+      }
+    };
+    age(env.kdyn.cacheDir);
+    server.clearLog();
+    const expired = runTool('kdyn', ['api-resources'], env.kdyn);
+    assert.equal(expired.out, cold.out);
+    assert.deepEqual(discoveryRequests(server, 'kdyn').map((r) => `${r.path} ${r.status}`).sort(), ['/api 304', '/apis 304']);
+    server.clearLog();
+    runTool('kdyn', ['api-resources'], env.kdyn);
+    assert.deepEqual(discoveryRequests(server, 'kdyn'), [], 'a 304 renews the cache');
+    server.clearLog();
+    runTool('kdyn', ['api-resources', '--cache-ttl', '0'], env.kdyn);
+    assert.equal(discoveryRequests(server, 'kdyn').length, 2, '--cache-ttl 0 revalidates');
+  });
+
+  test('--cached: zero requests; a clear error when there is no cache', () => {
+    runTool('kdyn', ['api-resources'], env.kdyn);
+    server.clearLog();
+    const r = runTool('kdyn', ['api-resources', '--cached'], env.kdyn);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /deployments/);
+    assert.deepEqual(server.requestLog.filter((e) => e.userAgent.startsWith('kdyn')), []);
+    const none = runTool('kdyn', ['api-resources', '--cached'], { ...env.kdyn, cacheDir: join(env.home, 'nothing-here') });
+    assert.equal(none.code, 1);
+    assert.equal(none.out, '');
+    assert.match(none.err, /^error: no cached discovery for https:\/\/127\.0\.0\.1:\d+ in .*nothing-here.* \(run once without --cached to fill it\)\n$/);
+  });
+
+  test('an unwritable cache directory: output as usual, exit 0, one warning with -v=1', () => {
+    const file = join(env.home, 'not-a-dir');
+    writeFileSync(file, 'x');
+    const quiet = runTool('kdyn', ['api-resources'], { ...env.kdyn, cacheDir: file });
+    assert.equal(quiet.code, 0);
+    assert.equal(quiet.err, '');
+    assert.match(quiet.out, /deployments/);
+    const loud = runTool('kdyn', ['api-resources', '-v=1'], { ...env.kdyn, cacheDir: file });
+    assert.equal(loud.code, 0);
+    assert.equal(loud.err.split('\n').filter((l) => /discovery cache disabled/.test(l)).length, 1, loud.err);
+  });
+
+  test('output identical to kubectl api-resources for every flag combination', (t) => {
+    if (!hasKubectl) return t.skip('kubectl not on PATH');
+    for (const flags of FLAG_SETS) {
+      const k = runTool('kubectl', ['api-resources', ...flags], env.kubectl);
+      const d = runTool('kdyn', ['api-resources', ...flags], env.kdyn);
+      assert.equal(k.code, 0, `kubectl ${flags.join(' ')}: ${k.err}`);
+      assert.equal(d.code, 0, `kdyn ${flags.join(' ')}: ${d.err}`);
+      assert.equal(d.out, k.out, `api-resources ${flags.join(' ')}`);
+    }
+  });
+
+  test("kubectl reads the cache kdyn wrote, and kdyn reads the cache kubectl wrote", (t) => {
+    if (!hasKubectl) return t.skip('kubectl not on PATH');
+    const fresh = setup(server);
+    const k = runTool('kubectl', ['api-resources'], fresh.kubectl);
+    const d = runTool('kdyn', ['api-resources'], fresh.kdyn);
+    assert.equal(d.out, k.out);
+    // Swap caches: each tool reads the other's, without a request.
+    server.clearLog();
+    const kOnKdyn = runTool('kubectl', ['api-resources', '--cached', '-o', 'wide'], fresh.kdyn);
+    const dOnKubectl = runTool('kdyn', ['api-resources', '--cached', '-o', 'wide'], fresh.kubectl);
+    const reference = runTool('kubectl', ['api-resources', '--cached', '-o', 'wide'], fresh.kubectl);
+    assert.equal(kOnKdyn.code, 0, kOnKdyn.err);
+    assert.equal(dOnKubectl.code, 0, dOnKubectl.err);
+    assert.equal(kOnKdyn.out, reference.out);
+    assert.equal(dOnKubectl.out, reference.out);
+    assert.deepEqual(discoveryRequests(server, ''), []);
+  });
+});
+
+describe('kdyn api-resources (legacy discovery)', () => {
+  let server: LocalApiServer;
+  let env: ReturnType<typeof setup>;
+  before(async () => {
+    server = await startServer({ seed: 'demo', discovery: 'legacy' });
+    env = setup(server);
+  });
+  after(() => server.stop());
+
+  test('output identical to kubectl', (t) => {
+    if (!hasKubectl) return t.skip('kubectl not on PATH');
+    for (const flags of [[], ['-o', 'wide'], ['--sort-by=kind'], ['--namespaced=false', '-o', 'name']]) {
+      const k = runTool('kubectl', ['api-resources', ...flags], env.kubectl);
+      const d = runTool('kdyn', ['api-resources', ...flags], env.kdyn);
+      assert.equal(d.out, k.out, flags.join(' '));
+    }
+  });
+
+  test('a failing group-version (503): every other row, one warning, exit 0; --strict exits 1', () => {
+    server.faults.add({ path: '/apis/apps/v1', status: 503, body: 'service unavailable' });
+    try {
+      const cacheDir = join(env.home, 'failing-cache');
+      const r = runTool('kdyn', ['api-resources', '--cache-ttl', '0'], { ...env.kdyn, cacheDir });
+      assert.equal(r.code, 0, r.err);
+      assert.doesNotMatch(r.out, /^deployments /m);
+      assert.match(r.out, /^cronjobs +cj +batch\/v1 /m);
+      assert.equal(r.err, "Warning: couldn't get resource list for apps/v1: the server is currently unable to handle the request\n");
+      const strict = runTool('kdyn', ['api-resources', '--strict', '--cache-ttl', '0'], { ...env.kdyn, cacheDir });
+      assert.equal(strict.code, 1);
+      assert.equal(strict.out, r.out);
+      assert.match(strict.err, /^Warning: couldn't get resource list for apps\/v1: .*\nerror: unable to retrieve the complete list of server APIs: 1 group-version\(s\) failed or stale\n$/);
+    } finally {
+      server.faults.clear();
+    }
+  });
+});

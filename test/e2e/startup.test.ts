@@ -1,0 +1,72 @@
+/**
+ * The CLI entry as users run it (`node bin/kdyn`), and the start-up rules of issue 2: the code that
+ * runs for every command (dist/cli/bin.js and what it statically requires) must not contain the
+ * heavy packages, which load only with the command that needs them.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+
+function kdyn(args: string[]) {
+  const home = mkdtempSync(join(tmpdir(), 'kdyn-startup-'));
+  try {
+    return spawnSync(process.execPath, [join(root, 'bin/kdyn'), ...args], {
+      cwd: home,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+      timeout: 20_000,
+    });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+test('kdyn --version prints the package version', () => {
+  const r = kdyn(['--version']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, `Client Version: v${pkg.version}\n`);
+  assert.equal(r.stderr, '');
+});
+
+test('kdyn --help lists the version command (and every command exits 0)', () => {
+  const r = kdyn(['--help']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^\s+version\s+\S/m);
+  assert.match(r.stdout, /^\s+get\s+\S/m);
+  assert.match(r.stdout, /^\s+api-resources\s+\S/m);
+});
+
+test('an unknown command exits 2 with one line on stderr', () => {
+  const r = kdyn(['frobnicate']);
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.match(r.stderr, /frobnicate/);
+});
+
+test('the start-up path does not statically load heavy packages', () => {
+  // esbuild's metafile of the dist/cli build (scripts/build.mjs writes it).
+  const meta = JSON.parse(readFileSync(join(root, 'build/cli-meta.json'), 'utf8')) as {
+    outputs: Record<string, { imports: Array<{ path: string; kind: string }>; inputs: Record<string, unknown>; bytes: number }>;
+  };
+  const seen = new Set<string>();
+  const walk = (out: string) => {
+    if (seen.has(out) || !meta.outputs[out]) return;
+    seen.add(out);
+    for (const i of meta.outputs[out]!.imports) if (i.kind === 'import-statement') walk(i.path);
+  };
+  walk('dist/cli/bin.js');
+  assert.ok(seen.size >= 1, 'dist/cli/bin.js is in the metafile');
+  const inputs = [...seen].flatMap((o) => Object.keys(meta.outputs[o]!.inputs));
+  assert.ok(inputs.some((p) => p.endsWith('src/cli/main.ts')), 'main.ts is on the static path');
+  const heavy = inputs.filter((p) => /node_modules\/(yargs|yargs-parser|cliui|@kubernetes\/client-node|cli-table3|js-yaml|env-paths)\//.test(p));
+  assert.deepEqual(heavy, [], 'heavy packages on the start-up path');
+  const bytes = [...seen].reduce((n, o) => n + meta.outputs[o]!.bytes, 0);
+  assert.ok(bytes < 64 * 1024, `start-up path is ${bytes} bytes (budget 64 KiB)`);
+});

@@ -1,0 +1,284 @@
+/**
+ * The local Kubernetes-compatible API server: http/https listener, fault injection, bearer-token
+ * authentication and authorization, the request log, and routing to discovery (the Catalog) or to
+ * the object handlers.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Clock } from '../../../src/core/clock.js';
+import { systemClock } from '../../../src/core/clock.js';
+import type { Catalog, RawResponse } from './types.js';
+import { Faults } from './faults.js';
+import { Store } from './storage.js';
+import { generateServingCerts } from './tls.js';
+import { buildKubeconfig } from './kubeconfig.js';
+import { parseRequestInfo, forbiddenMessage } from './requestinfo.js';
+import { ApiError, json, pageNotFound, qualified, statusResponse } from './status.js';
+import { handleResourceRequest, type Backend } from './objects.js';
+import { CrdController } from './crd-controller.js';
+import { seedServer } from './seed.js';
+import { createMiniCatalog } from './mini-catalog.js';
+
+export interface ServerOptions {
+  /** 0 (default) = any free port. */
+  port?: number;
+  tls?: boolean;
+  seed?: 'empty' | 'demo';
+  extraGroups?: number;
+  configmaps?: number;
+  /** Namespace for `configmaps` (default `bench`). */
+  namespace?: string;
+  discovery?: 'aggregated' | 'legacy';
+  /** Delay before a new CRD is established (default 0: at once, right after the create). */
+  crdEstablishDelayMs?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Time source for timestamps, ages and the CRD establish delay (default: the system clock). */
+  clock?: Clock;
+  /** What is served (default: catalog.ts's createCatalog, or a small stand-in when it is absent). */
+  catalog?: Catalog;
+  /** Fixed tokens (default: random). */
+  token?: string;
+  readOnlyToken?: string;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  query: string;
+  accept: string;
+  status: number;
+  userAgent: string;
+  time: number;
+}
+
+export interface KubeconfigFileOptions {
+  token?: string;
+  namespace?: string;
+  contextName?: string;
+}
+
+export interface LocalApiServer {
+  /** `http://127.0.0.1:PORT` or `https://127.0.0.1:PORT`. */
+  url: string;
+  port: number;
+  /** The CA certificate (PEM), with tls. */
+  caPem?: string;
+  /** Full access (user `admin`). */
+  token: string;
+  /** Read-only (user `viewer`): get/list/watch only, 403 on writes. */
+  readOnlyToken: string;
+  requestLog: RequestLogEntry[];
+  clearLog(): void;
+  kubeconfig(opts?: KubeconfigFileOptions): string;
+  writeKubeconfig(file: string, opts?: KubeconfigFileOptions): void;
+  store: Store;
+  catalog: Catalog;
+  faults: Faults;
+  clock: Clock;
+  stop(): Promise<void>;
+}
+
+/** The /version body: recording 01 with a release gitVersion. */
+export const VERSION_INFO = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0',
+  gitCommit: '60dcd7540d7cebe42b37a84d09e56b7bf9a19897',
+  gitTreeState: 'clean',
+  buildDate: '1970-01-01T00:00:00Z',
+  goVersion: 'go1.23.5',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+const READ_VERBS = new Set(['get', 'list', 'watch']);
+
+async function defaultCatalog(discovery: 'aggregated' | 'legacy'): Promise<Catalog> {
+  const spec = './catalog.js';
+  try {
+    const mod = (await import(spec)) as { createCatalog?: (o: { discovery: 'aggregated' | 'legacy' }) => Catalog };
+    if (mod.createCatalog) return mod.createCatalog({ discovery });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+  }
+  return createMiniCatalog();
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<LocalApiServer> {
+  const clock = options.clock ?? systemClock;
+  const catalog = options.catalog ?? (await defaultCatalog(options.discovery ?? 'aggregated'));
+  const store = new Store();
+  const faults = new Faults();
+  const requestLog: RequestLogEntry[] = [];
+  const token = options.token ?? randomBytes(24).toString('hex');
+  const readOnlyToken = options.readOnlyToken ?? randomBytes(24).toString('hex');
+  const users = new Map([
+    [token, { name: 'admin', readOnly: false }],
+    [readOnlyToken, { name: 'viewer', readOnly: true }],
+  ]);
+  const crds = new CrdController({ store, catalog, clock, establishDelayMs: options.crdEstablishDelayMs ?? 0 });
+  let ipCounter = 1;
+  const nextClusterIP = (): string => {
+    const n = ipCounter++;
+    return `10.96.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
+  };
+  const backend: Backend = { store, catalog, clock, crds, nextClusterIP };
+  seedServer(backend, options);
+
+  const sockets = new Set<Socket>();
+
+  async function respond(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const path = url.pathname;
+    const query = url.search.slice(1);
+    const method = req.method ?? 'GET';
+    const entry: RequestLogEntry = {
+      method,
+      path,
+      query,
+      accept: String(req.headers.accept ?? ''),
+      status: 0,
+      userAgent: String(req.headers['user-agent'] ?? ''),
+      time: clock.now(),
+    };
+    requestLog.push(entry);
+    const send = (r: RawResponse): void => {
+      entry.status = r.status;
+      const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
+      res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length) });
+      res.end(method === 'HEAD' ? undefined : body);
+    };
+
+    const fault = faults.take(method, path, query);
+    if (fault) {
+      if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      if (fault.reset) {
+        entry.status = -1;
+        req.socket.destroy();
+        return;
+      }
+      if (fault.status !== undefined || !fault.delayMs) {
+        const status = fault.status ?? 500;
+        send({
+          status,
+          headers: { 'content-type': 'application/json', 'cache-control': 'no-cache, private', ...fault.headers },
+          body: fault.body ?? JSON.stringify(new ApiError(status, `injected fault (${status})`).toStatus()),
+        });
+        return;
+      }
+    }
+
+    const body = await readBody(req);
+    const auth = String(req.headers.authorization ?? '');
+    const m = /^Bearer\s+(\S+)$/i.exec(auth);
+    const user = m ? users.get(m[1]!) : undefined;
+    if (!user) {
+      send(json(401, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }));
+      return;
+    }
+    const info = parseRequestInfo(method, path, url.searchParams);
+    if (user.readOnly && !READ_VERBS.has(info.verb) && info.verb !== 'head') {
+      const msg = forbiddenMessage(user.name, info);
+      const q = qualified(info.group, info.resource);
+      send(statusResponse(new ApiError(403, info.name ? `${q} "${info.name}" is forbidden: ${msg}` : `${q} is forbidden: ${msg}`, 'Forbidden', {
+        name: info.name,
+        group: info.group,
+        kind: info.resource,
+      })));
+      return;
+    }
+    if (path === '/version' || path === '/version/') {
+      send(method === 'GET' || method === 'HEAD' ? json(200, VERSION_INFO) : pageNotFound());
+      return;
+    }
+    if (path === '/healthz' || path === '/livez' || path === '/readyz') {
+      send({ status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }, body: 'ok' });
+      return;
+    }
+    if (!info.isResourceRequest) {
+      const d = catalog.serveDiscovery(method, path, req.headers);
+      send(d ?? pageNotFound());
+      return;
+    }
+    try {
+      send(handleResourceRequest(backend, { info, method, query: url.searchParams, headers: req.headers, body, user: user.name }));
+    } catch (e) {
+      if (e instanceof ApiError) send(statusResponse(e));
+      else send(statusResponse(new ApiError(500, `Internal error occurred: ${(e as Error).message}`, 'InternalError')));
+    }
+  }
+
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    respond(req, res).catch((e) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(String(e));
+      } else res.destroy();
+    });
+  };
+
+  let caPem: string | undefined;
+  let server: http.Server;
+  const host = options.host ?? '127.0.0.1';
+  if (options.tls) {
+    const certs = await generateServingCerts(['127.0.0.1', 'localhost', ...(host !== '127.0.0.1' && host !== 'localhost' ? [host] : [])]);
+    caPem = certs.caPem;
+    server = https.createServer({ cert: certs.certPem, key: certs.keyPem }, handler);
+  } else {
+    server = http.createServer(handler);
+  }
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  if (options.tls) server.on('secureConnection', () => {});
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  const kubeconfig = (o: KubeconfigFileOptions = {}): string =>
+    buildKubeconfig({ server: url, token: o.token ?? token, caPem, namespace: o.namespace, contextName: o.contextName });
+
+  return {
+    url,
+    port,
+    caPem,
+    token,
+    readOnlyToken,
+    requestLog,
+    clearLog: () => {
+      requestLog.length = 0;
+    },
+    kubeconfig,
+    writeKubeconfig: (file, o) => writeFileSync(file, kubeconfig(o), { mode: 0o600 }),
+    store,
+    catalog,
+    faults,
+    clock,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        crds.stop();
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}

@@ -1,0 +1,111 @@
+import { test, describe, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConnectionError } from '../../../src/core/errors.js';
+import { silentLogger } from '../../../src/core/log.js';
+import { createTransport } from '../../../src/transport/http.js';
+import { parseRetryAfter, retryDelay, DEFAULT_RETRY } from '../../../src/transport/retry.js';
+import { startServer, type LocalApiServer } from '../../support/apiserver/server.js';
+import { recordingClock, restConfigFor } from './helpers.js';
+
+let s: LocalApiServer;
+before(async () => {
+  s = await startServer({ tls: true, seed: 'empty' });
+});
+after(() => s.stop());
+beforeEach(() => {
+  s.faults.clear();
+  s.clearLog();
+});
+
+function transport() {
+  const clock = recordingClock();
+  const t = createTransport(restConfigFor(s), { logger: silentLogger, clock, env: {}, timeoutMs: 0, random: () => 0.5 });
+  return { t, clock };
+}
+const statuses = () => s.requestLog.map((r) => r.status);
+
+describe('bounded retries for idempotent requests', () => {
+  test('503 with Retry-After: waits as told, then succeeds', async () => {
+    s.faults.add({ path: '/version', status: 503, headers: { 'retry-after': '2' }, times: 2 });
+    const { t, clock } = transport();
+    const res = await t.request({ path: '/version' });
+    t.close();
+    assert.equal(res.status, 200);
+    assert.deepEqual(statuses(), [503, 503, 200]);
+    assert.deepEqual(clock.sleeps, [2000, 2000]);
+  });
+
+  test('Retry-After is capped', async () => {
+    s.faults.add({ path: '/version', status: 429, headers: { 'retry-after': '3600' }, times: 1 });
+    const { t, clock } = transport();
+    assert.equal((await t.request({ path: '/version' })).status, 200);
+    t.close();
+    assert.deepEqual(clock.sleeps, [DEFAULT_RETRY.maxDelayMs]);
+  });
+
+  test('429 without Retry-After: exponential backoff; gives up after 3 retries and returns the answer', async () => {
+    s.faults.add({ path: '/version', status: 429 });
+    const { t, clock } = transport();
+    const res = await t.request({ path: '/version' });
+    t.close();
+    assert.equal(res.status, 429);
+    assert.deepEqual(statuses(), [429, 429, 429, 429]);
+    // random() = 0.5 -> 3/4 of each doubling step
+    assert.deepEqual(clock.sleeps, [188, 375, 750]);
+  });
+
+  test('a connection reset is retried', async () => {
+    s.faults.add({ path: '/version', reset: true, times: 2 });
+    const { t, clock } = transport();
+    assert.equal((await t.request({ path: '/version' })).status, 200);
+    t.close();
+    assert.equal(clock.sleeps.length, 2);
+    assert.deepEqual(statuses(), [-1, -1, 200]);
+  });
+
+  test('persistent resets end in a one-line ConnectionError', async () => {
+    s.faults.add({ path: '/version', reset: true });
+    const { t } = transport();
+    await assert.rejects(t.request({ path: '/version' }), (e: Error) => {
+      assert.ok(e instanceof ConnectionError);
+      assert.match(e.message, /^Unable to connect to the server: the connection to 127\.0\.0\.1:\d+ was closed by the server before the response to GET https:\/\/127\.0\.0\.1:\d+\/version was complete \(EOF\)$/);
+      return true;
+    });
+    t.close();
+    assert.equal(s.requestLog.length, 4);
+  });
+
+  test('non-idempotent requests are not retried', async () => {
+    s.faults.add({ path: '/api/v1/namespaces/default/configmaps', method: 'POST', status: 503 });
+    const { t, clock } = transport();
+    const res = await t.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: '{}', headers: { 'Content-Type': 'application/json' } });
+    t.close();
+    assert.equal(res.status, 503);
+    assert.equal(s.requestLog.length, 1);
+    assert.deepEqual(clock.sleeps, []);
+  });
+
+  test('...unless marked idempotent', async () => {
+    s.faults.add({ path: '/api/v1/namespaces/default/configmaps', method: 'POST', status: 503, times: 1 });
+    const { t } = transport();
+    await t.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: '{"metadata":{"name":"x"}}', headers: { 'Content-Type': 'application/json' }, idempotent: true } as never);
+    t.close();
+    assert.equal(s.requestLog.length, 2);
+  });
+});
+
+describe('retry delays', () => {
+  test('Retry-After as seconds or an HTTP date', () => {
+    assert.equal(parseRetryAfter('7'), 7);
+    assert.equal(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', Date.UTC(2026, 0, 1)), 30);
+    assert.equal(parseRetryAfter('soon'), undefined);
+    assert.equal(parseRetryAfter(undefined), undefined);
+  });
+  test('backoff doubles, with jitter in [half, full), capped', () => {
+    const p = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 300 };
+    assert.equal(retryDelay(0, undefined, p, () => 0), 50);
+    assert.equal(retryDelay(1, undefined, p, () => 0.999), 200);
+    assert.equal(retryDelay(5, undefined, p, () => 0), 300);
+    assert.equal(retryDelay(0, '1', p), 300);
+  });
+});
