@@ -114,6 +114,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'label-columns', short: 'L', type: 'array', commaSplit: true, describe: 'Accepts a comma separated list of labels that are going to be presented as columns.' },
       { name: 'sort-by', type: 'string', describe: 'If non-empty, sort list types using this field specification (a JSONPath expression).' },
       { name: 'show-kind', type: 'boolean', describe: 'If present, list the resource type for the requested object(s).' },
+      { name: 'show-managed-fields', type: 'boolean', describe: 'If true, keep the managedFields when printing objects in JSON, YAML or JSON lines format.' },
     ],
     minArgs: 0,
     examples: [

@@ -69,25 +69,24 @@ function relaxed(expr: string): string {
  * Only the cell strings are kept, never the objects.
  */
 export class CustomColumnsPrinter {
-  private readonly templates: JSONPathTemplate[];
+  private templates: JSONPathTemplate[] | undefined;
   private readonly rows: string[][] = [];
+  private started = false;
 
   constructor(
     readonly columns: readonly CustomColumn[],
     private readonly options: { noHeaders?: boolean } = {},
-  ) {
-    this.templates = columns.map((c) => {
-      try {
-        return compileJSONPath(c.fieldSpec);
-      } catch (e) {
-        throw e instanceof JSONPathError ? new CustomColumnsError(e.reason) : e;
-      }
-    });
-  }
+  ) {}
 
-  /** Adds one object's row. */
+  /**
+   * Adds one object's row. Throws CustomColumnsError with kubectl's message for a column path
+   * that does not parse or fails on this object; render() then still returns what kubectl had
+   * printed before its error (the header and the earlier rows).
+   */
   add(obj: unknown): void {
+    this.started = true;
     try {
+      this.templates ??= this.columns.map((c) => compileJSONPath(c.fieldSpec));
       this.rows.push(this.templates.map((t) => cell(t.findResults(obj))));
     } catch (e) {
       throw e instanceof JSONPathError ? new CustomColumnsError(e.reason) : e;
@@ -103,9 +102,9 @@ export class CustomColumnsPrinter {
     return this.rows.length;
   }
 
-  /** The table: headers (unless noHeaders) and every row, aligned; '' when there is nothing to print. */
+  /** Headers (unless noHeaders) and every row, aligned; '' before the first add(). */
   render(): string {
-    if (this.rows.length === 0) return '';
+    if (!this.started) return '';
     const all = this.options.noHeaders ? this.rows : [this.columns.map((c) => c.header), ...this.rows];
     return formatColumns(all);
   }

@@ -84,7 +84,9 @@ export async function createObjectPrinter(format: Exclude<OutputFormat, { type: 
       return streamingList(options, (obj) => toJSON(obj), jsonListParts);
     }
     case 'yaml': {
-      const { toYAML } = await import('./yaml.js');
+      // TEMP until ./yaml.js lands
+      const { dump } = await import('js-yaml');
+      const toYAML = (o: unknown) => dump(o, { sortKeys: true, lineWidth: -1, noRefs: true });
       return streamingList(options, (obj) => toYAML(obj), yamlListParts);
     }
     case 'jsonpath': {

@@ -25,9 +25,8 @@ export function splitResourceArgument(arg: string): string[] {
 /** Pure: classifies the positional arguments. Throws ResourceArgumentError with kubectl's wording. */
 export function parseGetArgs(args: readonly string[], command = 'kdyn'): GetArgs {
   if (args.length === 0) {
-    throw new ResourceArgumentError(
-      `You must specify the type of resource to get. Use "${command} api-resources" for a complete list of supported resources.`,
-    );
+    // kubectl prints `You must specify the type of resource to get...` on stdout, then `error: Required resource not specified.`
+    throw new ResourceArgumentError(`Required resource not specified. Use "${command} api-resources" for a complete list of supported resources.`);
   }
   let normalized: readonly string[] = args;
   if (args.length >= 2) {
@@ -81,7 +80,7 @@ export async function resolveGetArgs(args: readonly string[], mapper: RESTMapper
   }
 
   const types = await expandCategories(parsed.types, mapper);
-  if (types.length === 0) throw new ResourceArgumentError('you must provide one or more resources by argument or filename');
+  if (types.length === 0) throw new NoResourceMatchError(parsed.types, ''); // `get ,`: kubectl says the same
   if (parsed.names.length > 0 && types.length > 1) throw new ResourceArgumentError('you must specify only one resource');
   const requests: GetRequest[] = [];
   for (const type of types) {

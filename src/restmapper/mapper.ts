@@ -27,11 +27,13 @@ export class DiscoveryRESTMapper {
 
   /** Resolves one resource type as typed. Throws NoResourceMatchError or AmbiguousResourceError. */
   resolve(arg: string): Resolution {
-    const warnings: string[] = [];
+    let warnings: string[] = [];
     const lower = arg.toLowerCase();
     const parts = lower.split('.');
     let ambiguity: AmbiguousResourceError | undefined;
+    // Only the warnings of the attempt that succeeds are reported.
     const tryResource = (p: PartialResource): Hit | undefined => {
+      warnings = [];
       try {
         return this.#kindFor(expandShortcut(this.#catalog, p, warnings), arg);
       } catch (e) {
@@ -54,7 +56,7 @@ export class DiscoveryRESTMapper {
     const kindHit =
       (parts.length >= 3 ? this.#kindMapping(parts.slice(2).join('.'), parts[1]!, kind, true) : undefined) ??
       this.#kindMapping(kindDot < 0 ? '' : lower.slice(kindDot + 1), '', kind, true);
-    if (kindHit) return { mapping: this.#mappingFor(kindHit), warnings };
+    if (kindHit) return { mapping: this.#mappingFor(kindHit), warnings: [] };
 
     if (ambiguity) throw ambiguity;
     throw new NoResourceMatchError(arg, kindDot < 0 ? arg : arg.slice(0, kindDot), suggestNames(this.#catalog, arg), this.#catalog.incomplete);

@@ -23,7 +23,10 @@ export async function runObjects(
     template: extra.template,
   });
   const sorted: Array<{ obj: Unstructured; gk: GroupKind }> | undefined = state.sorter ? [] : undefined;
+  // kubectl omits metadata.managedFields from json and yaml unless --show-managed-fields (kdyn: jsonl too).
+  const omitManagedFields = !opts.showManagedFields && (format.type === 'json' || format.type === 'yaml' || format.type === 'jsonl');
   const emit = (items: Unstructured[], gk: GroupKind) => {
+    if (omitManagedFields) for (const item of items) if (item.metadata?.managedFields !== undefined) delete item.metadata.managedFields;
     if (sorted) {
       for (const obj of items) sorted.push({ obj, gk });
       return;

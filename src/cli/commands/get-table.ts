@@ -19,15 +19,20 @@ export async function runTable(state: GetRun, jobs: Job[], wide: boolean): Promi
   const groups: Array<{ acc: TableAccumulator; gk: string }> = [];
   const kinds = new Set<string>();
   let allNamespaced = !opts.allNamespaces;
+  // kubectl quirk kept for identical output: once one resource printed a NAMESPACE column, every
+  // later table has one too (get.go's ToPrinter mutates the shared print flags), empty for
+  // cluster-scoped resources.
+  let withNamespace = false;
 
   for (const job of jobs) {
     let acc: TableAccumulator | undefined;
     let ok = false;
     const add = (t: Table) => {
+      if (!acc) withNamespace ||= opts.allNamespaces && job.mapping.namespaced;
       acc ??= new TableAccumulator({
         wide,
         noHeaders: opts.noHeaders,
-        withNamespace: opts.allNamespaces && job.mapping.namespaced,
+        withNamespace,
         showLabels: opts.showLabels,
         labelColumns: opts.labelColumns,
       });

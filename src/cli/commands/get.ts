@@ -32,6 +32,7 @@ export interface GetOptions {
   labelColumns: string[];
   sortBy?: string;
   showKind: boolean;
+  showManagedFields: boolean;
 }
 
 export function readOptions(flags: ParsedArgs['flags']): GetOptions {
@@ -49,6 +50,7 @@ export function readOptions(flags: ParsedArgs['flags']): GetOptions {
     labelColumns: Array.isArray(flags['label-columns']) ? flags['label-columns'].filter((l) => l !== '') : [],
     sortBy: str(flags['sort-by']),
     showKind: flags['show-kind'] === true,
+    showManagedFields: flags['show-managed-fields'] === true,
   };
 }
 

@@ -8,7 +8,7 @@ import type { Backend, ResourceRequest, Target } from './objects.js';
 import { ApiError, JSON_HEADERS, badRequest, json } from './status.js';
 import { parseLabelSelector, matchLabels, parseFieldSelector, fieldMatcher } from './selectors.js';
 import { toTable, type IncludeObject } from './tables.js';
-import { gvString, orderMetadata } from './meta.js';
+import { gvString, orderMetadata, sortKeysDeep } from './meta.js';
 import { storeKey } from './storage.js';
 
 type Wanted = { as: 'json' | 'yaml' } | { as: 'table'; version: string } | { as: 'partial'; version: string };
@@ -46,6 +46,29 @@ function listItem(t: Target, o: Obj): Obj {
   if (t.served.crd) return present(t, o);
   const { kind: _k, apiVersion: _a, ...rest } = o;
   return rest;
+}
+
+/**
+ * Serialized list items, cached per stored object and version. Stored objects are never mutated
+ * (every write stores a new object), so an entry stays valid as long as the object lives.
+ */
+const itemJson = new WeakMap<Obj, { version: string; json: string }>();
+
+function listItemJson(t: Target, o: Obj): string {
+  const c = itemJson.get(o);
+  if (c && c.version === t.served.version) return c.json;
+  const json = JSON.stringify(listItem(t, o));
+  itemJson.set(o, { version: t.served.version, json });
+  return json;
+}
+
+/** A list body with the items spliced in as cached JSON (same bytes as JSON.stringify of the whole). */
+function listJson(head: Obj, itemsKey: 'items', items: string[], tail: Obj | undefined): string {
+  const h = JSON.stringify(head);
+  const open = `${h.slice(0, -1)}${h.length > 2 ? ',' : ''}"${itemsKey}":[${items.join(',')}]`;
+  if (!tail) return `${open}}`;
+  const t = JSON.stringify(tail);
+  return `${open}${t.length > 2 ? ',' + t.slice(1) : '}'}`;
 }
 
 interface ContinueToken {
@@ -100,10 +123,19 @@ function render(b: Backend, t: Target, req: ResourceRequest, status: number, wan
     if (single) return json(status, pom(items[0]!));
     return json(status, { kind: 'PartialObjectMetadataList', apiVersion, metadata: listMeta, items: items.map(pom) });
   }
+  if (!single && want.as === 'json') {
+    const gv = gvString(t.served.group, t.served.version);
+    const kind = `${t.served.kind}List`;
+    const itemStrings = items.map((o) => listItemJson(t, o));
+    const text = t.served.crd
+      ? listJson({ apiVersion: gv }, 'items', itemStrings, { kind, metadata: sortKeysDeep({ continue: '', ...listMeta }) })
+      : listJson({ kind, apiVersion: gv, metadata: listMeta }, 'items', itemStrings, undefined);
+    return { status, headers: { ...JSON_HEADERS }, body: text };
+  }
   let body: Obj;
   if (single) body = present(t, items[0]!);
   else if (t.served.crd) {
-    body = { apiVersion: gvString(t.served.group, t.served.version), items: items.map((o) => listItem(t, o)), kind: `${t.served.kind}List`, metadata: { continue: '', ...listMeta } };
+    body = { apiVersion: gvString(t.served.group, t.served.version), items: items.map((o) => listItem(t, o)), kind: `${t.served.kind}List`, metadata: sortKeysDeep({ continue: '', ...listMeta }) };
   } else {
     body = { kind: `${t.served.kind}List`, apiVersion: gvString(t.served.group, t.served.version), metadata: listMeta, items: items.map((o) => listItem(t, o)) };
   }

@@ -224,9 +224,9 @@ export function create(b: Backend, t: Target, req: ResourceRequest): RawResponse
   const bad = invalidName(t, meta.name, t.served.kind);
   if (bad) throw bad;
   if (t.served.namespaced && !b.store.get('', 'namespaces', '', t.namespace)) throw notFound('', 'namespaces', t.namespace);
+  if (t.group === 'apiextensions.k8s.io' && t.resource === 'customresourcedefinitions') b.crds.validate(o, t);
   if (b.store.get(t.group, t.resource, t.namespace, meta.name)) throw alreadyExists(t.group, t.resource, meta.name);
   if (t.served.crd && t.served.subresources.some((s) => s.name === 'status')) delete o.status;
-  if (t.group === 'apiextensions.k8s.io' && t.resource === 'customresourcedefinitions') b.crds.validate(o, t);
   if (t.group === '' && t.resource === 'namespaces') meta.labels = { ...(meta.labels ?? {}), 'kubernetes.io/metadata.name': meta.name };
   meta.uid = randomUUID();
   meta.resourceVersion = ''; // placeholder keeping key order; storage stamps the real one

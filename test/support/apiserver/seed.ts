@@ -199,11 +199,33 @@ export function seedServer(b: Backend, o: SeedOptions): void {
     const ns = o.namespace ?? 'bench';
     if (!b.store.get('', 'namespaces', '', ns)) seedObject(b, '', 'v1', 'namespaces', { metadata: { name: ns } });
     const width = Math.max(5, String(n).length);
+    let managedFields: Obj[] | undefined;
+    let second = NaN;
+    let time = '';
     for (let i = 0; i < n; i++) {
-      seedObject(b, '', 'v1', 'configmaps', {
+      const obj = {
         metadata: { name: `cm-${String(i).padStart(width, '0')}`, namespace: ns, labels: { app: 'bench', shard: String(i % 10) } },
         data: { payload: `value-${i}-`.padEnd(96, 'x'), index: String(i) },
-      });
+      };
+      if (!managedFields) {
+        managedFields = seedObject(b, '', 'v1', 'configmaps', obj).metadata.managedFields;
+        continue;
+      }
+      // Same fields every time: reuse the first object's managedFields (fast start with many objects).
+      const now = b.clock.now();
+      if (Math.floor(now / 1000) !== second) {
+        second = Math.floor(now / 1000);
+        time = rfc3339(now);
+      }
+      // Built in storage key order already (kind, apiVersion, metadata in struct order).
+      const m = obj.metadata;
+      const o: Obj = {
+        kind: 'ConfigMap',
+        apiVersion: 'v1',
+        metadata: { name: m.name, namespace: m.namespace, uid: randomUUID(), resourceVersion: '', creationTimestamp: time, labels: m.labels, managedFields: managedFields!.map((e) => ({ ...e, time })) },
+        data: obj.data,
+      };
+      b.store.create('', 'configmaps', o);
     }
   }
 }

@@ -4,7 +4,7 @@
  * serves one namespace of ConfigMaps given by the test (legacy discovery only). The server exists
  * only to feed kubectl; kdyn's printers are called directly on the same objects.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,12 +32,27 @@ export class KubectlOracle {
     writeFileSync(this.kubeconfig, '');
   }
 
+  private env(): NodeJS.ProcessEnv {
+    return { ...process.env, KUBECONFIG: this.kubeconfig, HOME: this.dir, KUBECACHEDIR: join(this.dir, 'cache') };
+  }
+
+  /** Runs kubectl synchronously (only for commands that need no server). */
   run(args: string[]): KubectlResult {
-    const r = spawnSync('kubectl', args, {
-      encoding: 'utf8',
-      env: { ...process.env, KUBECONFIG: this.kubeconfig, HOME: this.dir, KUBECACHEDIR: join(this.dir, 'cache') },
-    });
+    const r = spawnSync('kubectl', args, { encoding: 'utf8', env: this.env() });
     return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  /** Runs kubectl without blocking the event loop (the fixture server lives in this process). */
+  runAsync(args: string[]): Promise<KubectlResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('kubectl', args, { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+      child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
+    });
   }
 
   /** Writes `obj` to a temp file and runs `kubectl label --local -f FILE nonexist- ...args` (no server). */
@@ -51,7 +66,7 @@ export class KubectlOracle {
   async get(items: unknown[], args: string[]): Promise<KubectlResult> {
     this.items = items;
     if (!this.server) await this.start();
-    return this.run(['--server', this.url, '--cache-dir', join(this.dir, 'cache'), 'get', 'configmaps', '-n', 'ns1', ...args]);
+    return this.runAsync(['--server', this.url, '--cache-dir', join(this.dir, 'cache'), 'get', 'configmaps', '-n', 'ns1', ...args]);
   }
 
   private async start(): Promise<void> {

@@ -44,7 +44,7 @@ describe('parseGetArgs (pure)', () => {
 
   test('kubectl\'s argument errors', () => {
     const cases: Array<[string[], RegExp]> = [
-      [[], /^You must specify the type of resource to get\. Use "kdyn api-resources" for a complete list/],
+      [[], /^Required resource not specified\. Use "kdyn api-resources" for a complete list of supported resources\.$/],
       [['pods', 'svc/a'], /^there is no need to specify a resource type as a separate argument when passing arguments in resource\/name form \(e\.g\. 'kdyn get resource\/<resource_name>'/],
       [['pods/a/b'], /^arguments in resource\/name form may not have more than one slash$/],
       [['/a'], /^arguments in resource\/name form must have a single resource and name$/],
@@ -107,7 +107,7 @@ describe('resolveGetArgs', () => {
   test('errors: a category with names, an unknown type anywhere, categories in TYPE/NAME form', async () => {
     const { mapper } = newMapper();
     await assert.rejects(resolveGetArgs(['all', 'x'], mapper), { message: 'you must specify only one resource' });
-    await assert.rejects(resolveGetArgs([','], mapper), { message: 'you must provide one or more resources by argument or filename' });
+    await assert.rejects(resolveGetArgs([','], mapper), { message: 'the server doesn\'t have a resource type ""' });
     await assert.rejects(resolveGetArgs(['pods,nosuch'], mapper), (e: unknown) => e instanceof NoResourceMatchError && e.resource === 'nosuch');
     await assert.rejects(resolveGetArgs(['all/x'], mapper), (e: unknown) => e instanceof NoResourceMatchError && e.resource === 'all');
   });

@@ -73,6 +73,21 @@ describe('DiscoveryRESTMapper.resolve', () => {
     }
   });
 
+  test('warnings of an attempt that failed are dropped', () => {
+    // `s.v9.x.io` first reads as resource.version.group: `s` is two resources' short name in x.io
+    // (a warning) but there is no v9; then as resource.group, where group v9.x.io has a resource `s`.
+    const m = new DiscoveryRESTMapper(
+      snapshot([
+        { name: 'x.io', versions: [['v1', [{ name: 'as', kind: 'A', short: ['s'] }, { name: 'bs', kind: 'B', short: ['s'] }]]] },
+        { name: 'v9.x.io', versions: [['v1', [{ name: 's', kind: 'S' }]]] },
+      ]),
+    );
+    assert.deepEqual(m.resolve('s.x.io').warnings, ['short name "s" could also match lower priority resource bs.x.io']);
+    const r = m.resolve('s.v9.x.io');
+    assert.deepEqual(r.mapping.gvr, { group: 'v9.x.io', version: 'v1', resource: 's' });
+    assert.deepEqual(r.warnings, []);
+  });
+
   test('a mapping carries what get needs', () => {
     const pods = mapper.resolve('po').mapping;
     assert.deepEqual(pods.gvk, { group: '', version: 'v1', kind: 'Pod' });
