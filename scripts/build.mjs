@@ -7,7 +7,7 @@
 // Outputs are overwritten in place (never wiped first), so parallel builds do not pull files from
 // under a running test; a failing file is reported and the rest still built.
 import { build, transform } from 'esbuild';
-import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync, renameSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -98,17 +98,22 @@ async function buildCli() {
     write: false,
     logLevel: 'warning',
   });
-  for (const file of result.outputFiles) {
-    if (!file.path.endsWith('.js')) continue;
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+  // Chunks first, the entry last, each renamed into place: a kdyn started mid-build never reads a
+  // half-written file or a bin.js whose chunks are missing.
+  const files = result.outputFiles.filter((f) => f.path.endsWith('.js'));
+  files.sort((a, b) => Number(a.path.endsWith('/bin.js')) - Number(b.path.endsWith('/bin.js')));
+  for (const file of files) {
     let { code } = await transform(file.text, {
       loader: 'js', format: 'cjs', platform: 'node', target: 'node20', minify: true, legalComments: 'none',
       supported: { 'dynamic-import': false },
     });
     if (code.includes('__kdynMetaUrl')) code = `var __kdynMetaUrl=require("url").pathToFileURL(__filename).href;${code}`;
     mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(file.path, code);
+    writeFileSync(`${file.path}.${process.pid}.tmp`, code);
+    renameSync(`${file.path}.${process.pid}.tmp`, file.path);
   }
-  writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
   mkdirSync(join(root, 'build'), { recursive: true });
   writeFileSync(join(root, 'build/cli-meta.json'), JSON.stringify(result.metafile));
 }

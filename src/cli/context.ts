@@ -76,7 +76,7 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
   });
   const dynamic = once(async () => {
     const [t, mod] = await Promise.all([transport(), import('../dynamic/client.js')]);
-    return new mod.DynamicClient(t);
+    return new mod.DynamicClient(t, { onWarning: (msg: string) => io.stderr.write(`Warning: ${msg}\n`) });
   });
 
   return {

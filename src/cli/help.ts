@@ -1,6 +1,82 @@
-import { COMMANDS, type CommandSpec } from './spec.js';
-// Placeholder: replaced by the yargs-rendered help.
-export async function renderHelp(spec?: CommandSpec): Promise<string> {
-  if (spec) return `${spec.summary}\n\nUsage:\n  kdyn ${spec.usage}\n`;
-  return `kdyn controls Kubernetes resources.\n\nCommands:\n${COMMANDS.map((c) => `  ${c.name.padEnd(15)}${c.summary}`).join('\n')}\n`;
+/**
+ * `kdyn --help` and `kdyn COMMAND --help`, rendered by yargs from the declarative command table
+ * (./spec.ts), so help always lists exactly what the parser accepts. yargs is imported
+ * dynamically: only a help request pays for loading it (the bundle aliases its string-width
+ * dependency to an ASCII shim, see scripts/build.mjs).
+ *
+ * Layout follows kubectl: a description, `Examples:` with `  # comment` / `  kdyn ...` pairs,
+ * the command's own flags, the global flags, and `Usage:`.
+ */
+import { VERSION } from '../core/version.js';
+import { COMMANDS, GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from './spec.js';
+
+export interface HelpOptions {
+  /** Wrap width in columns (default 100). */
+  width?: number;
+}
+
+const INTRO = 'kdyn controls Kubernetes resources, built-in or custom, without generated types.';
+
+/** The help text for one command, or the top-level help when `spec` is undefined. */
+export async function renderHelp(spec?: CommandSpec, options: HelpOptions = {}): Promise<string> {
+  const { default: yargs } = await import('yargs');
+  const width = options.width ?? 100;
+  let y = yargs([])
+    .scriptName('kdyn')
+    .locale('en')
+    .detectLocale(false)
+    .parserConfiguration({ 'boolean-negation': false, 'parse-positional-numbers': false })
+    .wrap(width)
+    .version('version', describeOf('version'), VERSION)
+    .help('help', describeOf('help'))
+    .alias('help', 'h');
+
+  if (spec) {
+    y = y.usage(spec.description ?? `${spec.summary}.`);
+    y = addFlags(y, spec.flags, 'Flags:');
+    y = addFlags(y, GLOBAL_FLAGS, 'Global Flags:');
+    y = y.epilogue(`${formatExamples(spec)}\nUsage:\n  kdyn ${spec.usage}\n\nUse "kdyn --help" for a list of all commands.`);
+  } else {
+    y = y.usage(INTRO);
+    for (const c of COMMANDS) y = y.command(c.aliases?.length ? [c.name, ...c.aliases] : c.name, c.summary);
+    y = addFlags(y, GLOBAL_FLAGS, 'Global Flags:');
+    y = y.epilogue('Usage:\n  kdyn <command> [flags]\n\nUse "kdyn <command> --help" for more information about a given command.');
+  }
+  let text = await y.getHelp();
+  // kubectl lists commands without the program name (`  get    Display ...`); yargs prefixes
+  // `kdyn `. Dropping it from every command line keeps the columns aligned.
+  text = text.replace(/^(Commands:\n)((?: {2}kdyn .*\n?)+)/m, (_m, head: string, body: string) => head + body.replace(/^ {2}kdyn /gm, '  '));
+  return text.replace(/[ \t]+$/gm, '') + '\n';
+}
+
+type Y = ReturnType<typeof import('yargs').default>;
+
+function addFlags(y: Y, flags: readonly FlagSpec[], group: string): Y {
+  const names: string[] = [];
+  for (const f of flags) {
+    if (f.hidden || f.name === 'help' || f.name === 'version') continue;
+    const opt: Record<string, unknown> = { describe: f.describe, type: yargsType(f), hidden: false };
+    if (f.short && f.short !== f.name) opt.alias = f.short;
+    if (f.default !== undefined && !(f.type === 'boolean' && f.default === false)) opt.default = f.default;
+    if (f.choices) opt.choices = [...f.choices];
+    y = y.option(f.name, opt);
+    names.push(f.name);
+  }
+  if (group === 'Global Flags:') names.push('help', 'version');
+  return y.group(names, group);
+}
+
+function yargsType(f: FlagSpec): 'string' | 'boolean' | 'number' | 'array' {
+  return f.type;
+}
+
+function describeOf(name: string): string {
+  return GLOBAL_FLAGS.find((f) => f.name === name)?.describe ?? name;
+}
+
+/** kubectl's example block: `  # comment` then `  kdyn ...`, a blank line between examples. */
+export function formatExamples(spec: CommandSpec): string {
+  if (spec.examples.length === 0) return '';
+  const blocks = spec.examples.map(([comment, command]) => `  # ${comment}\n  ${command}`);
+  return `Examples:\n${blocks.join('\n\n')}\n`;
 }

@@ -150,7 +150,7 @@ async function runPlugin(o: ExecProviderOptions): Promise<Credential> {
     });
     child.on('close', (code) => resolveRun({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), spawnError }));
   });
-  o.logger.info(6, `exec plugin ${command} ran in ${o.clock.now() - started} milliseconds`, 'exec.go:1');
+  o.logger.info(4, `exec plugin ${command} finished after ${o.clock.now() - started}ms`, 'exec.go:1');
 
   if (spawnError) {
     if (spawnError.code === 'ENOENT') {

@@ -108,11 +108,15 @@ function addEntries<T extends object>(
 ): void {
   if (list === undefined || list === null) return;
   if (!Array.isArray(list)) throw new ConfigError(`error loading config file "${shown}": "${listKey}" must be a list`);
+  const seen = new Set<string>();
   for (const item of list) {
     if (!item || typeof item !== 'object') continue;
     const rec = item as Record<string, unknown>;
     const name = rec.name === undefined || rec.name === null ? '' : String(rec.name);
-    if (into.has(name)) continue; // the first file (and the first entry) to define a name owns it
+    // client-go refuses a name twice in one file (v1 -> internal conversion)
+    if (seen.has(name)) throw new ConfigError(`error loading config file "${shown}": duplicate name "${name}" in ${listKey}`);
+    seen.add(name);
+    if (into.has(name)) continue; // the first file to define a name owns it
     const value = rec[valueKey];
     if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
       throw new ConfigError(`error loading config file "${shown}": ${listKey} entry "${name}": "${valueKey}" must be a mapping`);

@@ -20,8 +20,7 @@ export function formatColumns(rows: readonly (readonly string[])[], options: { m
     let line = '';
     for (let i = 0; i < row.length; i++) {
       const cell = row[i]!;
-      // tabwriter minwidth 6 (printers.GetNewTabWriter): columns narrower than 3 still take 6.
-      line += i === row.length - 1 ? cell : cell + ' '.repeat(Math.max(widths[i]! + 3, 6) - displayWidth(cell));
+      line += i === row.length - 1 ? cell : cell + ' '.repeat(widths[i]! - displayWidth(cell) + 3);
     }
     out += line + '\n';
   }

@@ -71,7 +71,6 @@ function relaxed(expr: string): string {
 export class CustomColumnsPrinter {
   private templates: JSONPathTemplate[] | undefined;
   private readonly rows: string[][] = [];
-  private started = false;
 
   constructor(
     readonly columns: readonly CustomColumn[],
@@ -84,7 +83,6 @@ export class CustomColumnsPrinter {
    * printed before its error (the header and the earlier rows).
    */
   add(obj: unknown): void {
-    this.started = true;
     try {
       this.templates ??= this.columns.map((c) => compileJSONPath(c.fieldSpec));
       this.rows.push(this.templates.map((t) => cell(t.findResults(obj))));
@@ -102,11 +100,13 @@ export class CustomColumnsPrinter {
     return this.rows.length;
   }
 
-  /** Headers (unless noHeaders) and every row, aligned; '' before the first add(). */
+  /**
+   * Headers (unless noHeaders) and every row, aligned. kubectl prints the header even for an empty
+   * list (`get -o custom-columns=...` with no objects prints just the header line, exit 0).
+   */
   render(): string {
-    if (!this.started) return '';
     const all = this.options.noHeaders ? this.rows : [this.columns.map((c) => c.header), ...this.rows];
-    return formatColumns(all);
+    return formatColumns(all, { minWidth: 6 }); // printers.GetNewTabWriter: minwidth 6, padding 3
   }
 }
 

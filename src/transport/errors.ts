@@ -52,7 +52,10 @@ export function toConnectionError(e: unknown, host: string, what: string): KdynE
     return unable('tls: failed to verify certificate: x509: certificate has expired or is not yet valid');
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    return unable(`tls: failed to verify certificate: x509: ${err.reason ?? msg}`);
+    const cert = (err as { cert?: { subjectaltname?: string } }).cert;
+    const names = (cert?.subjectaltname ?? '').split(',').map((n) => n.trim().replace(/^(DNS|IP Address):/, '')).filter(Boolean);
+    const asked = err.host ?? host;
+    return unable(`tls: failed to verify certificate: x509: ${names.length ? `certificate is valid for ${names.join(', ')}, not ${asked}` : err.reason ?? msg}`);
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME') {
     const name = err.hostname ?? host;

@@ -8,7 +8,7 @@
  */
 import { BlockList, connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { ConfigError, ConnectionError } from '../core/errors.js';
+import { ConfigError } from '../core/errors.js';
 
 export interface ProxyChoice {
   url: URL;
@@ -139,7 +139,7 @@ export function connectTunnel(proxy: URL, host: string, port: number, proxyTls: 
       buf = Buffer.concat([buf, chunk]);
       const end = buf.indexOf('\r\n\r\n');
       if (end < 0) {
-        if (buf.length > 16384) fail(new ConnectionError(`proxyconnect: the proxy ${proxyDisplay(proxy)} sent an oversized response to CONNECT`, 'EPROXY'));
+        if (buf.length > 16384) fail(proxyError(`proxyconnect: the proxy ${proxyDisplay(proxy)} sent an oversized response to CONNECT`));
         return;
       }
       socket.off('data', onData);
@@ -147,7 +147,7 @@ export function connectTunnel(proxy: URL, host: string, port: number, proxyTls: 
       const statusLine = buf.subarray(0, buf.indexOf('\r\n')).toString('latin1');
       const m = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
       if (!m || m[1] !== '200') {
-        fail(new ConnectionError(`proxyconnect: the proxy ${proxyDisplay(proxy)} refused to tunnel to ${authority}: ${statusLine.replace(/^HTTP\/1\.[01] /, '') || 'malformed response'}`, 'EPROXY'));
+        fail(proxyError(`proxyconnect: the proxy ${proxyDisplay(proxy)} refused to tunnel to ${authority}: ${statusLine.replace(/^HTTP\/1\.[01] /, '') || 'malformed response'}`));
         return;
       }
       const rest = buf.subarray(end + 4);
@@ -163,4 +163,8 @@ export function connectTunnel(proxy: URL, host: string, port: number, proxyTls: 
     if (proxy.protocol === 'https:') socket.once('secureConnect', send);
     else socket.once('connect', send);
   });
+}
+
+function proxyError(message: string): Error {
+  return Object.assign(new Error(message), { code: 'EPROXY' });
 }

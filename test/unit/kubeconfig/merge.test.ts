@@ -99,6 +99,13 @@ describe('file errors', () => {
     const f = t.write('notlist.yaml', 'clusters: {a: 1}\n');
     await assert.rejects(load({ flags: { kubeconfig: f } }), /"clusters" must be a list/);
   });
+  test('a name twice in one file is refused, as client-go does', async () => {
+    const f = t.write('dup.yaml', kubeconfig({ clusters: { a: { server: 'https://a:1' } } }) as object);
+    const text = `clusters:\n- name: a\n  cluster: {server: "https://a:1"}\n- name: a\n  cluster: {server: "https://a:2"}\n`;
+    const g = t.write('dup2.yaml', text);
+    await load({ flags: { kubeconfig: f } }); // one entry: fine
+    await assert.rejects(load({ flags: { kubeconfig: g } }), { message: `error loading config file "${g}": duplicate name "a" in clusters` });
+  });
   test('an empty file is an empty config', async () => {
     const f = t.write('empty.yaml', '');
     const rc = await load({ flags: { kubeconfig: f } });

@@ -1,0 +1,112 @@
+// The yargs-rendered help lists every command and flag of the declarative table (src/cli/spec.ts),
+// with kubectl-style examples; `kdyn --help` / `kdyn get --help` exit 0; yargs stays off the
+// `--version` path (checked in the bundle's chunk graph and at run time).
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderHelp, formatExamples } from '../../../src/cli/help.js';
+import { COMMANDS, GLOBAL_FLAGS, type FlagSpec } from '../../../src/cli/spec.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+function flagPattern(f: FlagSpec): RegExp {
+  const long = f.name.length === 1 ? `-${f.name}` : `--${f.name}`;
+  const short = f.short && f.short !== f.name ? `-${f.short}, ` : '';
+  return new RegExp(`^\\s+${escape(short + long)}\\s`, 'm');
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+describe('renderHelp', () => {
+  test('top-level help lists every command with its summary and every global flag', async () => {
+    const text = await renderHelp();
+    for (const c of COMMANDS) {
+      assert.match(text, new RegExp(`^ {2}${escape(c.name)}\\s+${escape(c.summary)}$`, 'm'), c.name);
+    }
+    assert.match(text, /^\s+version\s/m);
+    for (const f of GLOBAL_FLAGS.filter((g) => !g.hidden)) assert.match(text, flagPattern(f), f.name);
+    assert.match(text, /Use "kdyn <command> --help"/);
+  });
+
+  for (const spec of COMMANDS) {
+    test(`${spec.name} --help: description, flags, global flags, examples, usage`, async () => {
+      const text = await renderHelp(spec);
+      assert.ok(text.startsWith(spec.description ?? spec.summary), text.slice(0, 80));
+      const flags = text.indexOf('\nFlags:\n');
+      const globals = text.indexOf('\nGlobal Flags:\n');
+      const examples = text.indexOf('\nExamples:\n');
+      assert.ok(spec.flags.length === 0 || (flags > 0 && flags < globals), 'Flags before Global Flags');
+      assert.ok(globals > 0 && examples > globals, 'Examples after the flags');
+      for (const f of spec.flags.filter((g) => !g.hidden)) {
+        const at = text.slice(flags, globals).search(flagPattern(f));
+        assert.ok(at >= 0, `flag ${f.name} listed under Flags`);
+      }
+      for (const f of GLOBAL_FLAGS.filter((g) => !g.hidden)) assert.match(text.slice(globals), flagPattern(f), f.name);
+      for (const [comment, command] of spec.examples) assert.ok(text.includes(`  # ${comment}\n  ${command}\n`), `example ${command}`);
+      assert.match(text, new RegExp(`Usage:\\n  kdyn ${escape(spec.name)} `));
+      assert.doesNotMatch(text, /[ \t]$/m, 'no trailing spaces');
+    });
+  }
+
+  test('formatExamples uses kubectl layout', () => {
+    const spec = { ...COMMANDS[0]!, examples: [['First', 'kdyn a'], ['Second', 'kdyn b']] as Array<[string, string]> };
+    assert.equal(formatExamples(spec), 'Examples:\n  # First\n  kdyn a\n\n  # Second\n  kdyn b\n');
+  });
+});
+
+describe('built CLI', { skip: existsSync(join(root, 'dist/cli/bin.js')) ? false : 'CLI not built' }, () => {
+  let home: string;
+  before(() => {
+    home = mkdtempSync(join(tmpdir(), 'kdyn-help-'));
+  });
+  after(() => rmSync(home, { recursive: true, force: true }));
+
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [join(root, 'bin/kdyn'), ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), ...env } });
+
+  test('kdyn --help lists version and every command, exit 0', () => {
+    const r = run(['--help']);
+    assert.equal(r.status, 0, r.stderr);
+    for (const c of COMMANDS) assert.match(r.stdout, new RegExp(`^ {2}${escape(c.name)}\\s`, 'm'));
+  });
+
+  test('kdyn get --help exits 0 with examples', () => {
+    const r = run(['get', '--help']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /Examples:\n {2}# /);
+    assert.match(r.stdout, /--output/);
+  });
+
+  test('--version does not load yargs; --help does', () => {
+    const version = run(['--version'], { NODE_DEBUG: 'module' });
+    assert.equal(version.status, 0);
+    assert.doesNotMatch(version.stderr, /yargs/);
+    const help = run(['--help'], { NODE_DEBUG: 'module' });
+    assert.match(help.stderr, /yargs/, 'the check can see yargs being loaded');
+  });
+
+  test('bin.js does not statically import the yargs chunk (esbuild metafile)', { skip: existsSync(join(root, 'build/cli-meta.json')) ? false : 'no metafile' }, () => {
+    const meta = JSON.parse(readFileSync(join(root, 'build/cli-meta.json'), 'utf8')) as {
+      outputs: Record<string, { imports: Array<{ path: string; kind: string }>; inputs: Record<string, unknown> }>;
+    };
+    const seen = new Set<string>();
+    const walk = (f: string): void => {
+      const out = meta.outputs[f];
+      if (!out || seen.has(f)) return;
+      seen.add(f);
+      for (const i of out.imports) if (i.kind !== 'dynamic-import') walk(i.path);
+    };
+    walk('dist/cli/bin.js');
+    assert.ok(seen.size > 0);
+    const withYargs = [...seen].filter((f) => Object.keys(meta.outputs[f]!.inputs).some((i) => i.includes('node_modules/yargs')));
+    assert.deepEqual(withYargs, []);
+    const yargsChunks = Object.keys(meta.outputs).filter((f) => Object.keys(meta.outputs[f]!.inputs).some((i) => i.includes('node_modules/yargs/')));
+    assert.ok(yargsChunks.length > 0, 'yargs is bundled into a lazily loaded chunk');
+  });
+});
