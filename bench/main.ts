@@ -70,7 +70,10 @@ async function main(): Promise<number> {
       const r = await runCase(c, pool, { runs: args.runs, warmup: args.warmup, kubectl, log });
       results.push(r);
       process.stdout.write(`${formatResult(r)}\n`);
-      if (r.status === 'ok' && r.baseline) process.stdout.write(`${''.padEnd(30)} (${r.kdyn!.command}  vs  ${r.baseline.command})\n`);
+      if (r.status === 'ok' && r.baseline) {
+        const lines = (s: { output?: { lines: number } }) => (s.output ? `, ${s.output.lines} lines` : '');
+        process.stdout.write(`${''.padEnd(30)} (${r.kdyn!.command}${lines(r.kdyn!)}  vs  ${r.baseline.command}${lines(r.baseline)})\n`);
+      }
     }
   } finally {
     await pool.stopAll();

@@ -35,6 +35,7 @@ export interface RunOutcome {
   signal: NodeJS.Signals | null;
   rssKb?: number;
   stdoutBytes?: number;
+  stdoutLines?: number;
   stderr?: string;
 }
 
@@ -67,9 +68,13 @@ export function runOnce(spec: RunSpec, opts: RunOptions = {}): Promise<RunOutcom
       stdio: opts.capture ? ['ignore', 'pipe', 'pipe'] : 'ignore',
     });
     let stdoutBytes = 0;
+    let stdoutLines = 0;
     let stderr = '';
     if (opts.capture) {
-      child.stdout!.on('data', (b: Buffer) => (stdoutBytes += b.length));
+      child.stdout!.on('data', (b: Buffer) => {
+        stdoutBytes += b.length;
+        for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) stdoutLines++;
+      });
       child.stderr!.on('data', (b: Buffer) => {
         if (stderr.length < 64 * 1024) stderr += b.toString();
       });
@@ -109,7 +114,10 @@ export function runOnce(spec: RunSpec, opts: RunOptions = {}): Promise<RunOutcom
       } else if (opts.rss) {
         rssKb = hwm || undefined;
       }
-      resolve({ ms, code, signal, rssKb, stdoutBytes: opts.capture ? stdoutBytes : undefined, stderr: opts.capture ? stderr : undefined });
+      resolve({
+        ms, code, signal, rssKb,
+        ...(opts.capture ? { stdoutBytes, stdoutLines, stderr } : {}),
+      });
     };
     let exitMs = 0;
     child.on('exit', (code, signal) => {

@@ -121,10 +121,12 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     const tools = (['kdyn', 'baseline'] as const).filter((t) => specs[t]);
     const rss = metric === 'rss';
 
+    const output: Partial<Record<Tool, { lines: number; bytes: number }>> = {};
     for (let w = 0; w < opts.warmup; w++) {
       for (const tool of tools) {
         await c.beforeRun?.(tool, env);
         const out = await runOnce(specs[tool]!.spec, { capture: w === 0, rss, timeoutMs: RUN_TIMEOUT_MS });
+        if (w === 0) output[tool] = { lines: out.stdoutLines ?? 0, bytes: out.stdoutBytes ?? 0 };
         if (w === 0 && out.code !== 0) {
           const msg = (out.stderr ?? '').trim().split('\n')[0] ?? '';
           return notReady(`${specs[tool]!.label} exited ${out.signal ?? out.code}${msg ? `: ${msg}` : ''}`);
@@ -149,8 +151,8 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       }
       if ((i + 1) % 5 === 0 && i + 1 < runs) opts.log(`  ${c.name}: ${i + 1}/${runs} runs`);
     }
-    const kdyn = summarize(specs.kdyn.label, samples.kdyn);
-    const baseline = specs.baseline ? summarize(specs.baseline.label, samples.baseline) : undefined;
+    const kdyn = { ...summarize(specs.kdyn.label, samples.kdyn), output: output.kdyn };
+    const baseline = specs.baseline ? { ...summarize(specs.baseline.label, samples.baseline), output: output.baseline } : undefined;
     const r = baseline ? ratio(kdyn.median, baseline.median) : undefined;
     return { ...base, kdyn, baseline, ratio: r, pass: meets(c.target, kdyn.median, r) };
   } finally {

@@ -84,6 +84,8 @@ export interface Sample {
 
 export interface SideResult {
   command: string;
+  /** What the first warm-up run printed on stdout (a sanity check that both tools did the same work). */
+  output?: { lines: number; bytes: number };
   median: number;
   min: number;
   max: number;

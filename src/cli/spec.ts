@@ -99,6 +99,20 @@ export const COMMANDS: CommandSpec[] = [
     load: load(() => import('./commands/api-resources.js')),
   },
   {
+    name: 'completion',
+    usage: 'completion SHELL',
+    summary: 'Output shell completion code for the specified shell (bash or zsh)',
+    description: 'Output shell completion code for the specified shell (bash or zsh). Commands, flags and output formats complete without running kdyn; resource types come from the discovery cache (no request).',
+    flags: [],
+    minArgs: 1,
+    maxArgs: 1,
+    examples: [
+      ['Load the kdyn completion code for bash into the current shell', 'source <(kdyn completion bash)'],
+      ['Load the kdyn completion code for zsh into the current shell', 'source <(kdyn completion zsh)'],
+    ],
+    load: load(() => import('./commands/completion.js')),
+  },
+  {
     name: 'get',
     usage: 'get [(-o|--output=)json|yaml|name|wide|jsonl|jsonpath=...|custom-columns=...] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags]',
     summary: 'Display one or many resources',

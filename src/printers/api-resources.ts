@@ -20,6 +20,7 @@ export interface ResourceRow {
 }
 
 export interface RowFilters {
+  /** Exact group; '' selects the core group (undefined: no filter). */
   apiGroup?: string | undefined;
   /** Applied only when the flag was given explicitly. */
   namespaced?: boolean | undefined;
@@ -73,7 +74,7 @@ export function preferredRows(s: DiscoverySnapshot): ResourceRow[] {
 export function selectRows(s: DiscoverySnapshot, f: RowFilters): ResourceRow[] {
   const rows = preferredRows(s).filter((r) => {
     if (r.verbs.length === 0) return false;
-    if (f.apiGroup && f.apiGroup !== r.group) return false;
+    if (f.apiGroup !== undefined && f.apiGroup !== r.group) return false;
     if (f.namespaced !== undefined && f.namespaced !== r.namespaced) return false;
     if (f.verbs?.length && !f.verbs.every((v) => r.verbs.includes(v))) return false;
     if (f.categories?.length && !f.categories.every((c) => r.categories.includes(c))) return false;

@@ -4,7 +4,7 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, utimesSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,15 +17,21 @@ const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'ut
 
 interface Run { code: number; out: string; err: string }
 
-function runTool(tool: 'kdyn' | 'kubectl', args: string[], env: { home: string; kubeconfig: string; cacheDir: string }): Run {
+/** Async: the server runs in this process, so a blocking spawnSync would deadlock. */
+function runTool(tool: 'kdyn' | 'kubectl', args: string[], env: { home: string; kubeconfig: string; cacheDir: string }): Promise<Run> {
   const cmd = tool === 'kdyn' ? process.execPath : 'kubectl';
   const argv = tool === 'kdyn' ? [KDYN, ...args] : args;
-  const r = spawnSync(cmd, [...argv, '--kubeconfig', env.kubeconfig, '--cache-dir', env.cacheDir], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: env.home },
-    timeout: 60_000,
+  return new Promise((resolve) => {
+    const child = spawn(cmd, [...argv, '--kubeconfig', env.kubeconfig, '--cache-dir', env.cacheDir], {
+      env: { PATH: process.env.PATH, HOME: env.home },
+      timeout: 60_000,
+    });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
   });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
 function discoveryRequests(s: LocalApiServer, agent: string) {
@@ -73,19 +79,19 @@ describe('kdyn api-resources (aggregated discovery)', () => {
   });
   after(() => server.stop());
 
-  test('cold: 2 discovery requests; warm: 0; after the TTL: 2 conditional requests answered 304', () => {
+  test('cold: 2 discovery requests; warm: 0; after the TTL: 2 conditional requests answered 304', async () => {
     server.clearLog();
-    const cold = runTool('kdyn', ['api-resources'], env.kdyn);
+    const cold = await runTool('kdyn', ['api-resources'], env.kdyn);
     assert.equal(cold.code, 0, cold.err);
     assert.match(cold.out, /^NAME +SHORTNAMES +APIVERSION +NAMESPACED +KIND\n/);
     assert.deepEqual(discoveryRequests(server, 'kdyn').map((r) => `${r.path} ${r.status}`).sort(), ['/api 200', '/apis 200']);
     server.clearLog();
-    const warm = runTool('kdyn', ['api-resources'], env.kdyn);
+    const warm = await runTool('kdyn', ['api-resources'], env.kdyn);
     assert.equal(warm.out, cold.out);
     assert.deepEqual(discoveryRequests(server, 'kdyn'), []);
     // Age every cache file past the 10-minute TTL.
     const past = new Date(Date.now() - 11 * 60_000);
-    const age = (dir: string) => {
+    const age = (dir: string): void => {
       for (const n of readdirSync(dir)) {
         const p = join(dir, n);
         if (statSync(p).isDirectory()) age(p);
@@ -94,64 +100,64 @@ describe('kdyn api-resources (aggregated discovery)', () => {
     };
     age(env.kdyn.cacheDir);
     server.clearLog();
-    const expired = runTool('kdyn', ['api-resources'], env.kdyn);
+    const expired = await runTool('kdyn', ['api-resources'], env.kdyn);
     assert.equal(expired.out, cold.out);
     assert.deepEqual(discoveryRequests(server, 'kdyn').map((r) => `${r.path} ${r.status}`).sort(), ['/api 304', '/apis 304']);
     server.clearLog();
-    runTool('kdyn', ['api-resources'], env.kdyn);
+    await runTool('kdyn', ['api-resources'], env.kdyn);
     assert.deepEqual(discoveryRequests(server, 'kdyn'), [], 'a 304 renews the cache');
     server.clearLog();
-    runTool('kdyn', ['api-resources', '--cache-ttl', '0'], env.kdyn);
+    await runTool('kdyn', ['api-resources', '--cache-ttl', '0'], env.kdyn);
     assert.equal(discoveryRequests(server, 'kdyn').length, 2, '--cache-ttl 0 revalidates');
   });
 
-  test('--cached: zero requests; a clear error when there is no cache', () => {
-    runTool('kdyn', ['api-resources'], env.kdyn);
+  test('--cached: zero requests; a clear error when there is no cache', async () => {
+    await runTool('kdyn', ['api-resources'], env.kdyn);
     server.clearLog();
-    const r = runTool('kdyn', ['api-resources', '--cached'], env.kdyn);
+    const r = await runTool('kdyn', ['api-resources', '--cached'], env.kdyn);
     assert.equal(r.code, 0);
     assert.match(r.out, /deployments/);
     assert.deepEqual(server.requestLog.filter((e) => e.userAgent.startsWith('kdyn')), []);
-    const none = runTool('kdyn', ['api-resources', '--cached'], { ...env.kdyn, cacheDir: join(env.home, 'nothing-here') });
+    const none = await runTool('kdyn', ['api-resources', '--cached'], { ...env.kdyn, cacheDir: join(env.home, 'nothing-here') });
     assert.equal(none.code, 1);
     assert.equal(none.out, '');
     assert.match(none.err, /^error: no cached discovery for https:\/\/127\.0\.0\.1:\d+ in .*nothing-here.* \(run once without --cached to fill it\)\n$/);
   });
 
-  test('an unwritable cache directory: output as usual, exit 0, one warning with -v=1', () => {
+  test('an unwritable cache directory: output as usual, exit 0, one warning with -v=1', async () => {
     const file = join(env.home, 'not-a-dir');
     writeFileSync(file, 'x');
-    const quiet = runTool('kdyn', ['api-resources'], { ...env.kdyn, cacheDir: file });
+    const quiet = await runTool('kdyn', ['api-resources'], { ...env.kdyn, cacheDir: file });
     assert.equal(quiet.code, 0);
     assert.equal(quiet.err, '');
     assert.match(quiet.out, /deployments/);
-    const loud = runTool('kdyn', ['api-resources', '-v=1'], { ...env.kdyn, cacheDir: file });
+    const loud = await runTool('kdyn', ['api-resources', '-v=1'], { ...env.kdyn, cacheDir: file });
     assert.equal(loud.code, 0);
     assert.equal(loud.err.split('\n').filter((l) => /discovery cache disabled/.test(l)).length, 1, loud.err);
   });
 
-  test('output identical to kubectl api-resources for every flag combination', (t) => {
+  test('output identical to kubectl api-resources for every flag combination', async (t) => {
     if (!hasKubectl) return t.skip('kubectl not on PATH');
     for (const flags of FLAG_SETS) {
-      const k = runTool('kubectl', ['api-resources', ...flags], env.kubectl);
-      const d = runTool('kdyn', ['api-resources', ...flags], env.kdyn);
+      const k = await runTool('kubectl', ['api-resources', ...flags], env.kubectl);
+      const d = await runTool('kdyn', ['api-resources', ...flags], env.kdyn);
       assert.equal(k.code, 0, `kubectl ${flags.join(' ')}: ${k.err}`);
       assert.equal(d.code, 0, `kdyn ${flags.join(' ')}: ${d.err}`);
       assert.equal(d.out, k.out, `api-resources ${flags.join(' ')}`);
     }
   });
 
-  test("kubectl reads the cache kdyn wrote, and kdyn reads the cache kubectl wrote", (t) => {
+  test("kubectl reads the cache kdyn wrote, and kdyn reads the cache kubectl wrote", async (t) => {
     if (!hasKubectl) return t.skip('kubectl not on PATH');
     const fresh = setup(server);
-    const k = runTool('kubectl', ['api-resources'], fresh.kubectl);
-    const d = runTool('kdyn', ['api-resources'], fresh.kdyn);
+    const k = await runTool('kubectl', ['api-resources'], fresh.kubectl);
+    const d = await runTool('kdyn', ['api-resources'], fresh.kdyn);
     assert.equal(d.out, k.out);
     // Swap caches: each tool reads the other's, without a request.
     server.clearLog();
-    const kOnKdyn = runTool('kubectl', ['api-resources', '--cached', '-o', 'wide'], fresh.kdyn);
-    const dOnKubectl = runTool('kdyn', ['api-resources', '--cached', '-o', 'wide'], fresh.kubectl);
-    const reference = runTool('kubectl', ['api-resources', '--cached', '-o', 'wide'], fresh.kubectl);
+    const kOnKdyn = await runTool('kubectl', ['api-resources', '--cached', '-o', 'wide'], fresh.kdyn);
+    const dOnKubectl = await runTool('kdyn', ['api-resources', '--cached', '-o', 'wide'], fresh.kubectl);
+    const reference = await runTool('kubectl', ['api-resources', '--cached', '-o', 'wide'], fresh.kubectl);
     assert.equal(kOnKdyn.code, 0, kOnKdyn.err);
     assert.equal(dOnKubectl.code, 0, dOnKubectl.err);
     assert.equal(kOnKdyn.out, reference.out);
@@ -164,30 +170,30 @@ describe('kdyn api-resources (legacy discovery)', () => {
   let server: LocalApiServer;
   let env: ReturnType<typeof setup>;
   before(async () => {
-    server = await startServer({ seed: 'demo', discovery: 'legacy' });
+    server = await startServer({ seed: 'demo', discovery: 'legacy', tls: true });
     env = setup(server);
   });
   after(() => server.stop());
 
-  test('output identical to kubectl', (t) => {
+  test('output identical to kubectl', async (t) => {
     if (!hasKubectl) return t.skip('kubectl not on PATH');
     for (const flags of [[], ['-o', 'wide'], ['--sort-by=kind'], ['--namespaced=false', '-o', 'name']]) {
-      const k = runTool('kubectl', ['api-resources', ...flags], env.kubectl);
-      const d = runTool('kdyn', ['api-resources', ...flags], env.kdyn);
+      const k = await runTool('kubectl', ['api-resources', ...flags], env.kubectl);
+      const d = await runTool('kdyn', ['api-resources', ...flags], env.kdyn);
       assert.equal(d.out, k.out, flags.join(' '));
     }
   });
 
-  test('a failing group-version (503): every other row, one warning, exit 0; --strict exits 1', () => {
+  test('a failing group-version (503): every other row, one warning, exit 0; --strict exits 1', async () => {
     server.faults.add({ path: '/apis/apps/v1', status: 503, body: 'service unavailable' });
     try {
       const cacheDir = join(env.home, 'failing-cache');
-      const r = runTool('kdyn', ['api-resources', '--cache-ttl', '0'], { ...env.kdyn, cacheDir });
+      const r = await runTool('kdyn', ['api-resources', '--cache-ttl', '0'], { ...env.kdyn, cacheDir });
       assert.equal(r.code, 0, r.err);
       assert.doesNotMatch(r.out, /^deployments /m);
       assert.match(r.out, /^cronjobs +cj +batch\/v1 /m);
       assert.equal(r.err, "Warning: couldn't get resource list for apps/v1: the server is currently unable to handle the request\n");
-      const strict = runTool('kdyn', ['api-resources', '--strict', '--cache-ttl', '0'], { ...env.kdyn, cacheDir });
+      const strict = await runTool('kdyn', ['api-resources', '--strict', '--cache-ttl', '0'], { ...env.kdyn, cacheDir });
       assert.equal(strict.code, 1);
       assert.equal(strict.out, r.out);
       assert.match(strict.err, /^Warning: couldn't get resource list for apps\/v1: .*\nerror: unable to retrieve the complete list of server APIs: 1 group-version\(s\) failed or stale\n$/);

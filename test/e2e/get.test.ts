@@ -18,12 +18,11 @@ after(() => env.stop());
 
 /** Runs both tools; asserts equal exit codes and stderr, returns both runs. */
 async function both(t: { skip(msg: string): void }, args: string[]): Promise<{ k: Run; c?: Run }> {
-  const k = await env.kdyn(args);
-  if (!HAS_KUBECTL) {
+  const [k, c] = await Promise.all([env.kdyn(args), HAS_KUBECTL ? env.kubectl(args) : undefined]);
+  if (!c) {
     t.skip('kubectl not on PATH (kdyn output checked on its own only)');
     return { k };
   }
-  const c = await env.kubectl(args);
   assert.equal(k.code, c.code, `exit code of kdyn ${args.join(' ')}\nkdyn: ${k.err}\nkubectl: ${c.err}`);
   assert.equal(k.err, c.err, `stderr of ${args.join(' ')}`);
   return { k, c };
@@ -199,6 +198,15 @@ describe('not found, empty, unknown', () => {
     assert.equal(k.code, 0);
     assert.equal(k.out + k.err, '');
   });
+
+  for (const args of [['get', 'cm', '-n', 'demo', '--field-selector', 'x=y'], ['get', 'cm', '-n', 'demo', '--field-selector', 'x=y', '-o', 'name']]) {
+    test(`a list the server refuses (400): kubectl's "Unable to find ..." wording: ${args.slice(1).join(' ')}`, async (t) => {
+      const { k } = await both(t, args);
+      assert.equal(k.code, 1);
+      assert.equal(k.out, '');
+      assert.match(k.err, /^Error from server \(BadRequest\): Unable to find "\/v1, Resource=configmaps" that match label selector "", field selector "x=y": /);
+    });
+  }
 
   test('unknown type', async (t) => {
     const { k } = await both(t, ['get', 'nosuchthing']);

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,4 +69,36 @@ test('the start-up path does not statically load heavy packages', () => {
   assert.deepEqual(heavy, [], 'heavy packages on the start-up path');
   const bytes = [...seen].reduce((n, o) => n + meta.outputs[o]!.bytes, 0);
   assert.ok(bytes < 64 * 1024, `start-up path is ${bytes} bytes (budget 64 KiB)`);
+});
+
+test('the V8 code cache never runs the bytecode of a replaced file of the same length', () => {
+  // A private copy of bin/ and dist/cli, so the test can rewrite a bundle file.
+  const dir = mkdtempSync(join(tmpdir(), 'kdyn-codecache-'));
+  try {
+    cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
+    cpSync(join(root, 'dist', 'cli'), join(dir, 'dist', 'cli'), { recursive: true });
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    const run = () =>
+      spawnSync(process.execPath, [join(dir, 'bin', 'kdyn'), '--version'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home } });
+    assert.equal(run().stdout, `Client Version: v${pkg.version}\n`);
+    const cacheDir = join(home, '.cache', 'kdyn-code-cache', process.version);
+    const entries = readdirSync(cacheDir);
+    assert.ok(entries.some((e) => e.startsWith('bin.js.')), `cache entries: ${entries.join(', ')}`);
+    assert.equal(statSync(cacheDir).mode & 0o777, 0o700);
+    assert.equal(run().stdout, `Client Version: v${pkg.version}\n`); // served from the cache
+    // Replace the file holding the version with one of the same length and different content.
+    const meta = JSON.parse(readFileSync(join(root, 'build/cli-meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    const out = Object.keys(meta.outputs).find((o) => Object.keys(meta.outputs[o]!.inputs).some((i) => i.endsWith('src/core/version.ts')));
+    assert.ok(out, 'the metafile names the file holding the version');
+    const versionFile = join(dir, out!);
+    assert.ok(readFileSync(versionFile, 'utf8').includes(JSON.stringify(pkg.version)));
+    const fake = pkg.version.replace(/\d/g, '9');
+    const text = readFileSync(versionFile, 'utf8').replace(JSON.stringify(pkg.version), JSON.stringify(fake));
+    writeFileSync(`${versionFile}.new`, text);
+    renameSync(`${versionFile}.new`, versionFile);
+    assert.equal(run().stdout, `Client Version: v${fake}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -17,7 +17,8 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   const output = typeof f.output === 'string' ? f.output : '';
   if (!OUTPUTS.has(output)) throw new UsageError(`--output ${output} is not available`);
   const filters: RowFilters = {
-    apiGroup: typeof f['api-group'] === 'string' ? f['api-group'] : undefined,
+    // As kubectl: an explicit `--api-group=` selects the core group.
+    apiGroup: args.explicit.has('api-group') ? String(f['api-group'] ?? '') : undefined,
     namespaced: args.explicit.has('namespaced') ? f.namespaced === true : undefined,
     verbs: list(f.verbs),
     categories: list(f.categories),

@@ -86,9 +86,11 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   if (opts.sortBy) sorter = (await import('../../printers/sort.js')).createSorter(opts.sortBy);
   const template = await readTemplate(opts.format, io);
 
+  // Load the printing half while the mapper reads discovery (a failed import surfaces where awaited).
+  const runner = opts.format.type === 'table' ? import('./get-table.js') : import('./get-objects.js');
+  runner.catch(() => undefined);
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
-  const plan = await resolveGetArgs(args.args, mapper);
-  const namespace = opts.allNamespaces ? undefined : await ctx.namespace();
+  const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper), opts.allNamespaces ? undefined : ctx.namespace()]);
 
   const state: GetRun = {
     opts,
@@ -103,10 +105,10 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   const jobs: Job[] = plan.requests.map((request) => ({ request, mapping: request.mapping, handle: handleFor(state, request.mapping) }));
 
   if (opts.format.type === 'table') {
-    const { runTable } = await import('./get-table.js');
+    const { runTable } = (await runner) as typeof import('./get-table.js');
     await runTable(state, jobs, opts.format.wide);
   } else {
-    const { runObjects } = await import('./get-objects.js');
+    const { runObjects } = (await runner) as typeof import('./get-objects.js');
     await runObjects(state, jobs, opts.format, { singleItemImplied: plan.singleItemImplied, template });
   }
 
@@ -130,29 +132,34 @@ async function withMapping<T>(state: GetRun, job: Job, fn: (job: Job) => Promise
   try {
     return await fn(job);
   } catch (e) {
-    if (!isCollectionGone(e)) throw e;
-    // The mapping is stale: ask discovery again. An unknown name now throws NoResourceMatchError.
+    if (!isCollectionGone(e)) throw listError(e, job, state.opts);
+    // The mapping is stale (e.g. its CRD was deleted): ask discovery again. A name that now maps
+    // to nothing throws NoResourceMatchError, kubectl's unknown-name error.
     await state.mapper.refresh();
     const mapping = await state.mapper.resourceFor(job.request.arg);
-    if (sameGVR(mapping.gvr, job.mapping.gvr)) throw unableToList(e as StatusError, job, state.opts);
+    if (sameGVR(mapping.gvr, job.mapping.gvr)) throw listError(e, job, state.opts);
     job.mapping = mapping;
     job.handle = handleFor(state, mapping);
     try {
       return await fn(job);
     } catch (e2) {
-      throw isCollectionGone(e2) ? unableToList(e2 as StatusError, job, state.opts) : e2;
+      throw listError(e2, job, state.opts);
     }
   }
 }
 
-/** kubectl's wording for a list that failed with 400/404 (`CR/pkg/resource/helper.go`, `result.go`). */
-function unableToList(e: StatusError, job: Job, opts: GetOptions): StatusError {
-  if (job.request.names.length > 0) return e;
-  const what = gvrString(job.mapping.gvr);
-  const msg = opts.labelSelector || opts.fieldSelector
-    ? `Unable to find ${JSON.stringify(what)} that match label selector ${JSON.stringify(opts.labelSelector ?? '')}, field selector ${JSON.stringify(opts.fieldSelector ?? '')}: ${e.status.message ?? ''}`
-    : `Unable to list ${JSON.stringify(what)}: ${e.status.message ?? ''}`;
-  return new StatusError({ ...e.status, message: msg }, e.httpStatus);
+/**
+ * kubectl's wording for a list that failed with 400 or 404 (`CR/pkg/resource/selector.go`):
+ * `Unable to list "g/v, Resource=r": ...`, or `Unable to find ... that match label selector ...`.
+ */
+export function listError(e: unknown, job: Job, opts: GetOptions): unknown {
+  if (!(e instanceof StatusError) || job.request.names.length > 0 || (e.code !== 400 && e.code !== 404)) return e;
+  const what = JSON.stringify(gvrString(job.mapping.gvr));
+  const msg = e.status.message ?? '';
+  const text = opts.labelSelector || opts.fieldSelector
+    ? `Unable to find ${what} that match label selector ${JSON.stringify(opts.labelSelector ?? '')}, field selector ${JSON.stringify(opts.fieldSelector ?? '')}: ${msg}`
+    : `Unable to list ${what}: ${msg}`;
+  return new StatusError({ ...e.status, message: text }, e.httpStatus);
 }
 
 /** Objects the user named with NotFound ignored (--ignore-not-found) or recorded for the end. */

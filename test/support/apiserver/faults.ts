@@ -15,7 +15,10 @@ export interface FaultSpec {
   times?: number;
   /** Destroy the socket instead of answering. */
   reset?: boolean;
-  /** Wait this long first; with no status and no reset, the request then proceeds normally. */
+  /**
+   * Wait this long first (on the server's clock: with a FakeClock the test advances it); with no
+   * status and no reset, the request then proceeds normally.
+   */
   delayMs?: number;
 }
 

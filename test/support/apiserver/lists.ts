@@ -106,7 +106,7 @@ function includeObjectParam(req: ResourceRequest): IncludeObject {
   throw badRequest(`includeObject: Unsupported value: "${v}": supported values: "Metadata", "None", "Object"`);
 }
 
-function render(b: Backend, t: Target, req: ResourceRequest, status: number, want: Wanted, items: Obj[], listMeta: Obj, single: boolean): RawResponse {
+export function render(b: Backend, t: Target, req: ResourceRequest, status: number, want: Wanted, items: Obj[], listMeta: Obj, single: boolean): RawResponse {
   if (want.as === 'table') {
     const table = toTable(t.served, items, {
       tableVersion: want.version,
@@ -183,26 +183,3 @@ export function handleList(b: Backend, t: Target, req: ResourceRequest, single?:
   return render(b, t, req, 200, want, page.items, listMeta, false);
 }
 
-/** DELETE on a collection: removes every selected object, answers the list of what was deleted. */
-export function deleteCollection(b: Backend, t: Target, req: ResourceRequest): RawResponse {
-  if (t.served.namespaced && !t.namespace) throw new ApiError(405, 'the server does not allow this method on the requested resource', 'MethodNotAllowed');
-  const labelReqs = parseLabelSelector(req.query.get('labelSelector') ?? '');
-  const fieldReqs = parseFieldSelector(req.query.get('fieldSelector') ?? '');
-  const fieldOk = fieldReqs.length ? fieldMatcher(fieldReqs, { group: t.group, resource: t.resource, crd: t.served.crd, version: t.served.version }) : undefined;
-  const victims = b.store.list(t.group, t.resource, {
-    namespace: t.namespace || undefined,
-    filter: (o) => matchLabels(labelReqs, o.metadata?.labels) && (!fieldOk || fieldOk(o)),
-  }).items;
-  const dry = req.query.getAll('dryRun').includes('All');
-  const deleted: Obj[] = [];
-  for (const o of victims) {
-    if (dry) deleted.push(o);
-    else {
-      if (t.group === '' && t.resource === 'namespaces') b.store.deleteNamespaceContents(o.metadata.name);
-      const gone = b.store.delete(t.group, t.resource, o.metadata.namespace ?? '', o.metadata.name);
-      if (gone) deleted.push(gone);
-      if (t.group === 'apiextensions.k8s.io' && t.resource === 'customresourcedefinitions') b.crds.deleted(o);
-    }
-  }
-  return render(b, t, req, 200, negotiate(req.headers.accept), deleted, { resourceVersion: String(b.store.resourceVersion) }, false);
-}

@@ -4,20 +4,20 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { randomUUID, randomInt } from 'node:crypto';
-import { load } from 'js-yaml';
 import type { Clock } from '../../../src/core/clock.js';
 import type { Catalog, Obj, RawResponse, ServedResource } from './types.js';
 import type { Store } from './storage.js';
 import type { RequestInfo } from './requestinfo.js';
 import type { CrdController } from './crd-controller.js';
-import { ApiError, alreadyExists, badRequest, conflict, json, notFound, pageNotFound, qualified } from './status.js';
+import { ApiError, alreadyExists, badRequest, conflict, notFound, pageNotFound, qualified } from './status.js';
 import { gvString, normalizeForStorage, rfc3339, specPart, tracksGeneration, sortKeysDeep } from './meta.js';
 import { managerFromUserAgent, updateManagedFields } from './managed-fields.js';
 import { applyCreateDefaults } from './defaults.js';
 import { mergePatch, jsonPatch, JsonPatchError } from './patch.js';
-import { handleList, present, deleteCollection } from './lists.js';
+import { handleList, present } from './lists.js';
+import { deleteObject, deleteCollection } from './deletes.js';
+import { contentType, parseBody } from './body.js';
 import { getScale, updateScale } from './scale.js';
-import { decodeK8sProtobuf, ProtobufError } from './protobuf.js';
 
 export interface Backend {
   store: Store;
@@ -92,43 +92,6 @@ export function handleResourceRequest(b: Backend, req: ResourceRequest): RawResp
   }
 }
 
-function contentType(req: ResourceRequest): string {
-  return String(req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
-}
-
-/** The request body as an object (JSON or YAML), 400 on parse errors as the real server words them. */
-export function parseBody(req: ResourceRequest, t: Target): Obj {
-  const text = req.body.toString('utf8');
-  const ct = contentType(req);
-  let v: unknown;
-  if (ct === 'application/yaml') {
-    try {
-      v = load(text);
-    } catch (e) {
-      throw badRequest(`error decoding YAML: ${(e as Error).message.split('\n')[0]}`);
-    }
-  } else if (ct === 'application/json' || ct === '' || ct === '*/*') {
-    try {
-      v = JSON.parse(text);
-    } catch (e) {
-      const msg = (e as Error).message;
-      if (t.served.crd) throw badRequest(`the object provided is unrecognized (must be of type ${t.served.kind}): couldn't get version/kind; json parse error: ${msg}`);
-      throw badRequest(`couldn't get version/kind; json parse error: ${msg}`);
-    }
-  } else if (ct === 'application/vnd.kubernetes.protobuf') {
-    try {
-      v = decodeK8sProtobuf(req.body);
-    } catch (e) {
-      if (e instanceof ProtobufError) throw new ApiError(415, e.message, 'UnsupportedMediaType');
-      throw badRequest(`error decoding protobuf: ${(e as Error).message}`);
-    }
-  } else {
-    throw new ApiError(415, `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`, 'UnsupportedMediaType');
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw badRequest(`the object provided is unrecognized (must be of type ${t.served.kind})`);
-  return v as Obj;
-}
-
 export function getObject(b: Backend, t: Target, req: ResourceRequest): RawResponse {
   const o = b.store.get(t.group, t.resource, t.namespace, t.name);
   if (!o) throw notFound(t.group, t.resource, t.name);
@@ -150,7 +113,8 @@ function checkGVK(t: Target, o: Obj): void {
     if (t.served.crd) {
       throw invalidError(t, t.served.kind, String(o.metadata?.name ?? ''), 'kind', 'FieldValueInvalid', `Invalid value: "${o.kind}": must be ${t.served.kind}`);
     }
-    throw badRequest(`${o.kind} in version "${t.served.version}" cannot be handled as a ${t.served.kind}: the kind in the data does not match the resource`);
+    const internal = t.served.group ? t.served.group.split('.')[0] : 'core';
+    throw badRequest(`${o.kind} in version "${t.served.version}" cannot be handled as a ${t.served.kind}: converting (${t.served.version}.${o.kind}) to (${internal}.${t.served.kind}): unknown conversion`);
   }
 }
 
@@ -183,7 +147,7 @@ function fieldManager(req: ResourceRequest): string {
   return managerFromUserAgent(String(req.headers['user-agent'] ?? ''));
 }
 
-function dryRun(req: ResourceRequest, body?: Obj): boolean {
+export function dryRun(req: ResourceRequest, body?: Obj): boolean {
   const q = req.query.getAll('dryRun');
   for (const v of q) if (v !== 'All') throw badRequest(`dryRun: Unsupported value: "${v}": supported values: "All"`);
   return q.length > 0 || (Array.isArray(body?.dryRun) && body!.dryRun.includes('All'));
@@ -340,54 +304,4 @@ export function patch(b: Backend, t: Target, req: ResourceRequest): RawResponse 
   return applyUpdate(b, t, req, old, po);
 }
 
-function deleteOptions(req: ResourceRequest): Obj {
-  if (!req.body.length) return {};
-  try {
-    const v = JSON.parse(req.body.toString('utf8'));
-    return v && typeof v === 'object' ? v : {};
-  } catch (e) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
-  }
-}
-
-export function deleteObject(b: Backend, t: Target, req: ResourceRequest): RawResponse {
-  const opts = deleteOptions(req);
-  const old = b.store.get(t.group, t.resource, t.namespace, t.name);
-  if (!old) throw notFound(t.group, t.resource, t.name);
-  const pre = opts.preconditions ?? {};
-  if (pre.uid && pre.uid !== old.metadata.uid) {
-    throw conflict(t.group, t.resource, t.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`);
-  }
-  if (pre.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
-    throw conflict(t.group, t.resource, t.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`);
-  }
-  const now = rfc3339(b.clock.now());
-  const isDry = dryRun(req, opts);
-  const id = `${t.group}/${t.resource}`;
-  // Objects that go through a terminating phase (namespaces, CRDs, pods) are returned as such; they
-  // are removed at once here (no controllers to wait for).
-  let answer: Obj | undefined;
-  if (id === '/namespaces') {
-    answer = { ...old, metadata: { ...old.metadata, deletionTimestamp: now }, status: { ...(old.status ?? {}), phase: 'Terminating' } };
-  } else if (id === 'apiextensions.k8s.io/customresourcedefinitions') {
-    answer = b.crds.terminatingView(old, now);
-  } else if (id === '/pods') {
-    answer = { ...old, metadata: { ...old.metadata, deletionTimestamp: now, deletionGracePeriodSeconds: Number(req.query.get('gracePeriodSeconds') ?? opts.gracePeriodSeconds ?? old.spec?.terminationGracePeriodSeconds ?? 30) } };
-  }
-  if (!isDry) {
-    if (id === '/namespaces') b.store.deleteNamespaceContents(t.name);
-    const gone = b.store.delete(t.group, t.resource, t.namespace, t.name)!;
-    if (id === 'apiextensions.k8s.io/customresourcedefinitions') b.crds.deleted(old);
-    if (answer) answer.metadata.resourceVersion = gone.metadata.resourceVersion;
-  }
-  if (answer) return respondObject(b, t, req, 200, answer);
-  return json(200, {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Success',
-    details: { name: t.name, ...(t.group ? { group: t.group } : {}), kind: t.resource, uid: old.metadata.uid },
-  });
-}
-
-export { present, qualified };
+export { present, qualified, parseBody };

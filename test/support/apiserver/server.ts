@@ -164,7 +164,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
 
     const fault = faults.take(method, path, query);
     if (fault) {
-      if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      if (fault.delayMs) await clock.sleep(fault.delayMs); // the injected clock: a FakeClock test advances it
       if (fault.reset) {
         entry.status = -1;
         req.socket.destroy();
@@ -244,7 +244,6 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  if (options.tls) server.on('secureConnection', () => {});
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -94,6 +94,10 @@ describe('local API server: objects', () => {
     assert.equal(gvMismatch.status, 400);
     assert.equal(gvMismatch.json.message, 'the API version in the data (apps/v1) does not match the expected API version (v1)');
 
+    const typedKind = await call(server, 'POST', CM, { body: { ...configMap('x', 'default'), kind: 'Secret' } });
+    assert.equal(typedKind.status, 400);
+    assert.equal(typedKind.json.message, 'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion');
+
     const kindMismatch = await call(server, 'POST', ROCKETS, { body: { apiVersion: 'demo.kdyn.dev/v1', kind: 'Satellite', metadata: { name: 'k' } } });
     assert.equal(kindMismatch.status, 422);
     assert.match(kindMismatch.json.message, /kind: Invalid value: "Satellite": must be Rocket/);
@@ -101,7 +105,7 @@ describe('local API server: objects', () => {
     const badJson = await call(server, 'POST', CM, { raw: '{"kind": ', headers: { 'content-type': 'application/json' } });
     assert.equal(badJson.status, 400);
     assert.equal(badJson.json.reason, 'BadRequest');
-    assert.match(badJson.json.message, /json parse error/);
+    assert.match(badJson.json.message, /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: .* \(\{"kind": \)$/);
     assert.equal(server.store.get('', 'configmaps', 'default', 'x'), undefined);
   });
 

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
+import { FakeClock } from '../../../src/core/clock.js';
 import { startServer, VERSION_INFO, type LocalApiServer } from '../../support/apiserver/server.js';
 import { loadExchange } from '../../support/exchanges.js';
 import { call, configMap } from './helpers.js';
@@ -89,12 +90,25 @@ describe('local API server: auth, version, request log, faults', () => {
     assert.deepEqual(server.requestLog.map((e) => e.status), [503, 503, 200, -1, 200, 500, 200]);
   });
 
-  test('a delay-only fault lets the request through afterwards', async () => {
-    server.faults.add({ path: '/version', delayMs: 30, times: 1 });
-    const t0 = Date.now();
-    const r = await call(server, 'GET', '/version');
-    assert.equal(r.status, 200);
-    assert.ok(Date.now() - t0 >= 25);
+  test('a delay-only fault waits on the server clock, then lets the request through', async () => {
+    const clock = new FakeClock();
+    const slow = await startServer({ clock });
+    try {
+      slow.faults.add({ path: '/version', delayMs: 60_000, times: 1 });
+      let done = false;
+      const pending = call(slow, 'GET', '/version').then((r) => {
+        done = true;
+        return r;
+      });
+      while (clock.pending === 0) await new Promise((r) => setImmediate(r));
+      assert.equal(done, false);
+      clock.advance(60_000);
+      const r = await pending;
+      assert.equal(r.status, 200);
+      assert.equal(slow.faults.active[0]!.hits, 1);
+    } finally {
+      await slow.stop();
+    }
   });
 
   test('non-resource paths the server does not know: 404 page not found', async () => {

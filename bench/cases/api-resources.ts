@@ -1,0 +1,36 @@
+/**
+ * Issue 4: `kdyn api-resources` against `kubectl api-resources` on the same local API server.
+ * Replaces the stand-ins in targets-discovery.ts (same names) and adds the 1,000-group cases.
+ * Each tool has its own HOME (so its own ~/.kube/cache). "cold" wipes that tool's cache before every
+ * run (untimed); "warm" keeps what the warm-up runs wrote (kubectl refetches anyway: it always
+ * invalidates; kdyn answers from its cache within the TTL).
+ */
+import { rmSync } from 'node:fs';
+import type { BenchCase, CaseEnv, ServerOptions, Tool } from '../types.js';
+
+const wipeCache = (tool: Tool, env: CaseEnv) => rmSync(env.cacheDir[tool], { recursive: true, force: true });
+
+function apiResources(name: string, description: string, server: ServerOptions, max: number, cold: boolean, extra: string[] = []): BenchCase {
+  return {
+    name,
+    description,
+    issue: 'issue 4',
+    server,
+    target: { kind: 'ratio', max },
+    kdyn: () => ['api-resources', ...extra],
+    baseline: { kind: 'kubectl', args: () => ['api-resources', ...extra] },
+    beforeRun: cold ? wipeCache : undefined,
+  };
+}
+
+export const order = 21;
+
+export const cases: BenchCase[] = [
+  apiResources('api-resources-warm', 'api-resources, warm cache (kubectl refetches; kdyn answers from its cache)', { seed: 'demo' }, 1.0, false),
+  apiResources('api-resources-cold-300', 'api-resources, cold cache, 300 extra CRD groups, aggregated discovery', { seed: 'empty', extraGroups: 300 }, 1.0, true),
+  apiResources('api-resources-cold-300-legacy', 'api-resources, cold cache, 300 extra CRD groups, legacy discovery', { seed: 'empty', extraGroups: 300, discovery: 'legacy' }, 0.8, true),
+  apiResources('api-resources-cold-1000', 'api-resources, cold cache, 1000 extra CRD groups, aggregated discovery', { seed: 'empty', extraGroups: 1000 }, 0.5, true),
+  apiResources('api-resources-cold-1000-legacy', 'api-resources, cold cache, 1000 extra CRD groups, legacy discovery', { seed: 'empty', extraGroups: 1000, discovery: 'legacy' }, 0.8, true),
+  apiResources('api-resources-warm-1000', 'api-resources, warm cache, 1000 extra CRD groups (kdyn reads one combined file)', { seed: 'empty', extraGroups: 1000 }, 1.0, false),
+  apiResources('api-resources-cached-1000', 'api-resources --cached, 1000 extra CRD groups (both answer from disk, zero requests)', { seed: 'empty', extraGroups: 1000 }, 1.0, false, ['--cached']),
+];

@@ -1,0 +1,45 @@
+// The bash completion script: generated from the command table, valid bash, and completing
+// commands, per-command flags, global flags and `-o` formats (run in a real bash when available).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { completionScript } from '../../../src/cli/completion.js';
+import { COMMANDS } from '../../../src/cli/spec.js';
+
+const hasBash = spawnSync('bash', ['-c', 'exit 0']).status === 0;
+
+/** Completes `line` (the words before the cursor plus the current word) in bash and returns COMPREPLY. */
+function complete(words: string[]): string[] {
+  const script = `${completionScript('bash')}
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}
+kdyn() { echo "configmaps pods deployments.apps"; }
+_kdyn; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const r = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.split('\n').filter((l) => l !== '');
+}
+
+describe('completion', () => {
+  test('every command and every command flag appears in the script', () => {
+    const s = completionScript('bash');
+    for (const c of COMMANDS) {
+      assert.ok(s.includes(` ${c.name}) flags="`), c.name);
+      for (const f of c.flags) assert.ok(s.includes(`--${f.name}`), `${c.name} --${f.name}`);
+    }
+    assert.ok(completionScript('zsh').startsWith('#compdef kdyn\nautoload -U +X bashcompinit'));
+  });
+
+  test('bash accepts the script', { skip: hasBash ? false : 'bash not found' }, () => {
+    const r = spawnSync('bash', ['-n'], { input: completionScript('bash'), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  test('completes commands, flags, -o formats and resource types', { skip: hasBash ? false : 'bash not found' }, () => {
+    assert.deepEqual(complete(['kdyn', 'ge']), ['get']);
+    assert.deepEqual(complete(['kdyn', '-n', 'kube-system', 've']), ['version']);
+    assert.deepEqual(complete(['kdyn', 'get', '--sh']).sort(), ['--show-kind', '--show-labels', '--show-managed-fields'].filter((f) => COMMANDS.find((c) => c.name === 'get')!.flags.some((g) => `--${g.name}` === f)).sort());
+    assert.deepEqual(complete(['kdyn', 'get', '-o', 'js']), ['json', 'jsonl', 'jsonpath=', 'jsonpath-file=']);
+    assert.deepEqual(complete(['kdyn', 'get', 'con']), ['configmaps']);
+    assert.deepEqual(complete(['kdyn', 'version', '--kubec']), ['--kubeconfig']);
+  });
+});
