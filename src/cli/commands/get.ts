@@ -13,7 +13,6 @@ import type { IO } from '../../core/io.js';
 import { KdynError, StatusError } from '../../core/errors.js';
 import { gvrString, sameGVR } from '../../core/gvk.js';
 import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
-import type { Unstructured } from '../../dynamic/types.js';
 import type { GetRequest, RESTMapper, ResourceMapping } from '../../restmapper/types.js';
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
@@ -195,5 +194,3 @@ async function readFileArg(file: string, io: IO, what: string): Promise<string> 
 export function groupKindOf(mapping: ResourceMapping): { group: string; kind: string } {
   return { group: mapping.gvk.group, kind: mapping.gvk.kind };
 }
-
-export type { Unstructured };

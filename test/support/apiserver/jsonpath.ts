@@ -48,14 +48,17 @@ function parse(expr: string): Step[] {
   return steps;
 }
 
-const cache = new Map<string, Step[]>();
+/** Parses once; the returned function finds every match in an object. Throws on unsupported syntax. */
+export function compileJsonPath(expr: string): (obj: unknown) => unknown[] {
+  const steps = parse(expr);
+  return (obj) => run(steps, obj);
+}
 
 export function jsonPathFind(obj: unknown, expr: string): unknown[] {
-  let steps = cache.get(expr);
-  if (!steps) {
-    steps = parse(expr);
-    cache.set(expr, steps);
-  }
+  return run(parse(expr), obj);
+}
+
+function run(steps: Step[], obj: unknown): unknown[] {
   let cur: unknown[] = [obj];
   for (const st of steps) {
     const next: unknown[] = [];

@@ -49,16 +49,22 @@ function listItem(t: Target, o: Obj): Obj {
 }
 
 /**
- * Serialized list items, cached per stored object and version. Stored objects are never mutated
- * (every write stores a new object), so an entry stays valid as long as the object lives.
+ * A list item's JSON, cached (in the server's Backend) per stored object and version. Stored
+ * objects are never mutated (every write stores a new object), so an entry stays valid as long as
+ * the object lives.
  */
-const itemJson = new WeakMap<Obj, { version: string; json: string }>();
-
-function listItemJson(t: Target, o: Obj): string {
-  const c = itemJson.get(o);
+function listItemJson(b: Backend, t: Target, o: Obj): string {
+  const c = b.jsonCache.get(o);
   if (c && c.version === t.served.version) return c.json;
-  const json = JSON.stringify(listItem(t, o));
-  itemJson.set(o, { version: t.served.version, json });
+  let json: string;
+  if (!t.served.crd && o.kind !== undefined && o.apiVersion !== undefined) {
+    // Stored built-ins start with kind and apiVersion (meta.orderBuiltin): cut them off the text
+    // rather than copying the object.
+    const full = JSON.stringify(o);
+    const prefix = `{"kind":${JSON.stringify(o.kind)},"apiVersion":${JSON.stringify(o.apiVersion)}`;
+    json = full.startsWith(prefix) ? `{${full.slice(prefix.length + (full[prefix.length] === ',' ? 1 : 0))}` : JSON.stringify(listItem(t, o));
+  } else json = JSON.stringify(listItem(t, o));
+  b.jsonCache.set(o, { version: t.served.version, json });
   return json;
 }
 
@@ -126,7 +132,7 @@ export function render(b: Backend, t: Target, req: ResourceRequest, status: numb
   if (!single && want.as === 'json') {
     const gv = gvString(t.served.group, t.served.version);
     const kind = `${t.served.kind}List`;
-    const itemStrings = items.map((o) => listItemJson(t, o));
+    const itemStrings = items.map((o) => listItemJson(b, t, o));
     const text = t.served.crd
       ? listJson({ apiVersion: gv }, 'items', itemStrings, { kind, metadata: sortKeysDeep({ continue: '', ...listMeta }) })
       : listJson({ kind, apiVersion: gv, metadata: listMeta }, 'items', itemStrings, undefined);

@@ -26,6 +26,8 @@ export interface Backend {
   crds: CrdController;
   /** Next ClusterIP for services. */
   nextClusterIP(): string;
+  /** Serialized list items per stored object (see lists.ts). */
+  jsonCache: WeakMap<Obj, { version: string; json: string }>;
 }
 
 export interface ResourceRequest {

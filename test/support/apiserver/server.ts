@@ -82,13 +82,13 @@ export interface LocalApiServer {
   stop(): Promise<void>;
 }
 
-/** The /version body: recording 01 with a release gitVersion. */
+/** The /version body: recording 01, except a release gitVersion (kubectl's version-skew check parses it). */
 export const VERSION_INFO = {
   major: '1',
   minor: '32',
   gitVersion: 'v1.32.0',
   gitCommit: '60dcd7540d7cebe42b37a84d09e56b7bf9a19897',
-  gitTreeState: 'clean',
+  gitTreeState: '',
   buildDate: '1970-01-01T00:00:00Z',
   goVersion: 'go1.23.5',
   compiler: 'gc',
@@ -135,7 +135,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     const n = ipCounter++;
     return `10.96.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
   };
-  const backend: Backend = { store, catalog, clock, crds, nextClusterIP };
+  const backend: Backend = { store, catalog, clock, crds, nextClusterIP, jsonCache: new WeakMap() };
   seedServer(backend, options);
 
   const sockets = new Set<Socket>();

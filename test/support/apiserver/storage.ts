@@ -44,7 +44,7 @@ export interface ListResult {
 
 interface Bucket {
   map: Map<string, Obj>;
-  sorted: string[] | null; // null = needs sorting
+  sorted: string[] | null; // null = needs sorting (after bulk deletes)
 }
 
 export function storeKey(namespace: string, name: string): string {
@@ -139,7 +139,7 @@ export class Store {
     if (!existed && b.sorted) {
       const n = b.sorted.length;
       if (n === 0 || b.sorted[n - 1]! < key) b.sorted.push(key);
-      else b.sorted = null;
+      else b.sorted.splice(lowerBound(b.sorted, key), 0, key); // memmove, cheaper than re-sorting
     }
     this.emit({ type: existed ? 'MODIFIED' : type, group, resource, namespace: ns, name, object: obj, resourceVersion: rv });
     return obj;

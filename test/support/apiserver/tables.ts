@@ -4,7 +4,7 @@
  * generic convertors (Name + Created At for built-ins without a printer, Name + Age for CRDs).
  */
 import type { Obj, ServedResource } from './types.js';
-import { jsonPathFind } from './jsonpath.js';
+import { compileJsonPath } from './jsonpath.js';
 
 export interface Column {
   name: string;
@@ -237,13 +237,14 @@ function crdColumns(r: ServedResource): { columns: Column[]; cells: CellFn[] } {
       description: defaultAge ? CREATED_DOC : d.description || `Custom resource definition column (in JSONPath format): ${d.jsonPath}`,
       priority: d.priority ?? 0,
     });
+    let find: ((o: unknown) => unknown[]) | undefined;
+    try {
+      find = compileJsonPath(d.jsonPath);
+    } catch {
+      find = undefined;
+    }
     cells.push((o, now) => {
-      let found: unknown[];
-      try {
-        found = jsonPathFind(o, d.jsonPath);
-      } catch {
-        return null;
-      }
+      const found = find ? find(o) : [];
       if (!found.length || found[0] === undefined) return null;
       const v = found[0];
       if (v === null) return null;

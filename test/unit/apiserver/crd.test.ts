@@ -116,3 +116,21 @@ test('with the default delay (0) a CRD is served right after the create returns'
     await server.stop();
   }
 });
+
+test('the pipeline works with any Catalog (here the small stand-in): CRUD and CRDs without discovery documents', async () => {
+  const { createMiniCatalog } = await import('../../support/apiserver/mini-catalog.js');
+  const server = await startServer({ catalog: createMiniCatalog(), seed: 'demo' });
+  try {
+    assert.equal((await call(server, 'GET', '/apis')).status, 404, 'the stand-in serves no discovery');
+    const r = await call(server, 'GET', '/apis/demo.kdyn.dev/v1/namespaces/demo/rockets/falcon');
+    assert.equal(r.status, 200);
+    assert.equal(r.json.spec.stage, 'orbit');
+    const created = await call(server, 'POST', CRDS, { body: probeCrd() });
+    assert.equal(created.status, 201);
+    const list = await call(server, 'GET', '/apis/check.kdyn.dev/v1beta1/probes');
+    assert.equal(list.status, 200);
+    assert.equal(list.json.apiVersion, 'check.kdyn.dev/v1beta1');
+  } finally {
+    await server.stop();
+  }
+});
