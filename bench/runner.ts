@@ -80,12 +80,23 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     const home = { kdyn: join(tmp, 'home-kdyn'), baseline: join(tmp, 'home-baseline') };
     mkdirSync(home.kdyn);
     mkdirSync(home.baseline);
+    const toolEnv = (tool: Tool): Record<string, string> => {
+      const e: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home[tool], LANG: 'C.UTF-8' };
+      if (server) e.KUBECONFIG = server.kubeconfig;
+      return e;
+    };
     const env: CaseEnv = {
       server,
       home,
       cacheDir: { kdyn: join(home.kdyn, '.kube', 'cache'), baseline: join(home.baseline, '.kube', 'cache') },
       tmp,
       kubectl: opts.kubectl?.path,
+      run: async (tool, args) => {
+        const bin = tool === 'kdyn' ? KDYN_BIN : opts.kubectl?.path;
+        if (!bin) return { code: 127, stderr: 'kubectl not on PATH' };
+        const out = await runOnce({ argv: [bin, ...args], env: toolEnv(tool), cwd: tmp }, { capture: true, timeoutMs: RUN_TIMEOUT_MS });
+        return { code: out.code, stderr: out.stderr ?? '' };
+      },
     };
     const why = await c.prepare?.(env);
     if (why) return notReady(why);
@@ -104,11 +115,6 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     }
 
     const specs: Partial<Record<Tool, { spec: RunSpec; label: string }>> = {};
-    const toolEnv = (tool: Tool): Record<string, string> => {
-      const e: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home[tool], LANG: 'C.UTF-8' };
-      if (server) e.KUBECONFIG = server.kubeconfig;
-      return e;
-    };
     const kargs = c.kdyn!(env);
     specs.kdyn = { spec: { argv: [KDYN_BIN, ...kargs], env: toolEnv('kdyn'), cwd: tmp }, label: ['kdyn', ...kargs].join(' ') };
     if (c.baseline.kind === 'kubectl') {

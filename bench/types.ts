@@ -36,6 +36,11 @@ export interface CaseEnv {
   tmp: string;
   /** The kubectl binary in use (undefined when none was found). */
   kubectl?: string;
+  /**
+   * Runs a tool once, untimed, with the case's environment (its HOME, KUBECONFIG): `kdyn` runs
+   * bin/kdyn, `baseline` runs kubectl. For prepare/beforeRun hooks, e.g. to fill a cache.
+   */
+  run(tool: Tool, args: string[]): Promise<{ code: number | null; stderr: string }>;
 }
 
 export type Baseline =

@@ -59,9 +59,17 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     return transportInstance;
   });
   const discovery = once(async () => {
-    const [t, config, mod] = await Promise.all([transport(), restConfig(), import('../discovery/cached.js')]);
+    const [config, mod] = await Promise.all([restConfig(), import('../discovery/cached.js')]);
+    // The transport (and node:https/tls) is loaded only if discovery has to ask the server:
+    // a warm cache answers without it.
+    const lazy: Transport = {
+      server: config.server.replace(/\/+$/, ''),
+      request: async (o) => (await transport()).request(o),
+      stream: async (o) => (await transport()).stream(o),
+      close: () => transportInstance?.close(),
+    };
     return (discoveryInstance = mod.createCachedDiscovery({
-      transport: t,
+      transport: lazy,
       server: config.server,
       cacheDir: flags['cache-dir'] as string | undefined,
       ttlMs: parseDuration(String(flags['cache-ttl'] ?? '10m'), 'cache-ttl'),

@@ -81,8 +81,9 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     return { combined, combinedMtimeMs: file.mtimeMs, superseded };
   }
 
+  /** Runs cache writes after the current output: on a macrotask, chained, errors logged (never thrown). */
   function later(task: () => Promise<unknown>): void {
-    writes = writes.then(task).then(
+    writes = writes.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(task).then(
       () => undefined,
       (e: unknown) => {
         if (logger.enabled(1)) logger.warn(`discovery cache write failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -95,8 +96,8 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     const snap = combinedSnapshot(combined);
     if (snap.resources.size === 0) return; // empty answers are never cached
     later(async () => {
-      await writeLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, snap, previous);
-      await loc.store.write(loc.paths.combinedFile, formatCombined(combined));
+      writeLayout(loc.store, loc.paths.kubectlDir, snap, previous);
+      loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined));
     });
   }
 
@@ -108,9 +109,9 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     const snap = combinedSnapshot(combined);
     later(async () => {
       if (snap.resources.size > before.resources.size) {
-        await writeLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, snap, before, false);
+        writeLayout(loc.store, loc.paths.kubectlDir, snap, before, false);
       }
-      if (snap.failures.length === 0 && (await loc.store.write(loc.paths.combinedFile, formatCombined(combined))) !== undefined) {
+      if (snap.failures.length === 0 && loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined))) {
         await loc.store.touch(loc.paths.combinedFile, mtimeMs);
       }
     });
@@ -120,7 +121,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
   function renew(loc: { paths: CachePaths; store: DiskStore }): void {
     const t = clock.now();
     later(async () => {
-      if ((await loc.store.mtime(loc.paths.serverGroupsFile)) !== undefined) await loc.store.touch(loc.paths.serverGroupsFile, t);
+      await loc.store.touch(loc.paths.serverGroupsFile, t);
       await loc.store.touch(loc.paths.combinedFile, t);
     });
   }
@@ -194,7 +195,8 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     const combined: CombinedCache = { mode: 'aggregated', server, api: pick(live.api, old?.api), apis: pick(live.apis, old?.apis) };
     if (loc) {
       if (live.api.notModified && live.apis.notModified) {
-        if (state.superseded) later(() => loc.store.write(loc.paths.combinedFile, formatCombined(combined)));
+        if (state.superseded) later(async () => loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined)));
+        else if ((await loc.store.mtime(loc.paths.serverGroupsFile)) === undefined) persist(loc, combined, undefined); // kubectl's files were removed
         else renew(loc);
       } else {
         persist(loc, combined, usable(state));

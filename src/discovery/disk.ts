@@ -4,8 +4,8 @@
  * then rename (atomic). Every path is checked to be inside the root. Write failures never throw:
  * the first one is logged (a warning at -v>=1) and caching is switched off for the rest of the run.
  */
-import { promises as fsp } from 'node:fs';
-import { dirname } from 'node:path';
+import { promises as fsp, chmodSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../core/log.js';
 import { isInside } from './cache-dir.js';
@@ -28,61 +28,124 @@ export class DiskStore {
     return !this.disabled;
   }
 
-  /** Reads a file; undefined when missing or unreadable (never throws). */
+  /**
+   * Reads a file; undefined when missing or unreadable (never throws). Synchronous underneath: cache
+   * files are small and local, and a sync read costs far less than fs/promises' open/stat/read/close.
+   */
   async read(path: string): Promise<ReadResult | undefined> {
     if (!isInside(this.root, path)) return undefined;
-    let fh: fsp.FileHandle | undefined;
+    let fd: number | undefined;
     try {
-      fh = await fsp.open(path, 'r');
-      const st = await fh.stat();
+      fd = openSync(path, 'r');
+      const st = fstatSync(fd);
       if (!st.isFile()) return undefined;
-      const text = await fh.readFile('utf8');
-      return { text, mtimeMs: st.mtimeMs };
+      return { text: readFileSync(fd, 'utf8'), mtimeMs: st.mtimeMs };
     } catch {
       return undefined;
     } finally {
-      await fh?.close().catch(() => undefined);
+      if (fd !== undefined) closeSync(fd);
     }
   }
 
   /** mtime in ms, or undefined when missing. */
   async mtime(path: string): Promise<number | undefined> {
     try {
-      const st = await fsp.stat(path);
+      const st = statSync(path);
       return st.isFile() ? st.mtimeMs : undefined;
     } catch {
       return undefined;
     }
   }
 
-  /** Writes atomically; returns the new file's mtime, or undefined when the write failed (logged once). */
-  async write(path: string, data: string): Promise<number | undefined> {
-    if (this.disabled) return undefined;
+  /**
+   * Writes a set of files under `dir` (relative paths, validated by the caller), synchronously: this
+   * runs after the answer is printed, and sync calls cost far less than fs/promises' per-call overhead.
+   * When `dir` does not exist yet (a cold cache), the whole tree is built in a temp sibling and renamed
+   * into place at once (atomic as a whole, one file create per file); otherwise each file is written to
+   * a temp file and renamed (atomic per file). Returns false when writing failed (logged once).
+   */
+  writeTreeSync(dir: string, files: ReadonlyArray<{ rel: string; data: string }>): boolean {
+    if (this.disabled || files.length === 0) return !this.disabled;
+    if (!isInside(this.root, dir) || dir === this.root) {
+      this.fail(dir, new Error('path outside the cache directory'));
+      return false;
+    }
+    let exists = false;
+    try {
+      exists = statSync(dir).isDirectory();
+    } catch {
+      /* missing */
+    }
+    if (exists) {
+      for (const f of files) if (!this.writeFileSync(join(dir, f.rel), f.data)) return false;
+      return true;
+    }
+    const staging = `${dir}.${randomBytes(6).toString('hex')}`;
+    try {
+      mkdirSync(dirname(dir), { recursive: true, mode: 0o750 });
+      mkdirSync(staging, 0o750);
+      const made = new Set<string>([staging]);
+      let exactMode: boolean | undefined;
+      for (const f of files) {
+        const path = join(staging, f.rel);
+        this.mkdirsSync(dirname(path), made);
+        writeFileSync(path, f.data, { flag: 'wx', mode: 0o660 });
+        // The umask may strip group bits; check once, then chmod only if needed (kubectl chmods 0660).
+        exactMode ??= (statSync(path).mode & 0o777) === 0o660;
+        if (!exactMode) chmodSync(path, 0o660);
+      }
+      renameSync(staging, dir);
+      return true;
+    } catch (e) {
+      try {
+        rmSync(staging, { recursive: true, force: true });
+      } catch {
+        /* best effort */
+      }
+      // Another process created the directory meanwhile: write file by file instead.
+      if ((e as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (e as NodeJS.ErrnoException).code === 'EEXIST') {
+        for (const f of files) if (!this.writeFileSync(join(dir, f.rel), f.data)) return false;
+        return true;
+      }
+      this.fail(dir, e);
+      return false;
+    }
+  }
+
+  /** One file, atomically (temp file in the same directory, chmod 0660, rename). */
+  writeFileSync(path: string, data: string): boolean {
+    if (this.disabled) return false;
     if (!isInside(this.root, path) || path === this.root) {
       this.fail(path, new Error('path outside the cache directory'));
-      return undefined;
+      return false;
     }
-    const dir = dirname(path);
     const tmp = `${path}.${randomBytes(6).toString('hex')}`;
     try {
+      const dir = dirname(path);
       if (!this.madeDirs.has(dir)) {
-        await fsp.mkdir(dir, { recursive: true, mode: 0o750 });
+        mkdirSync(dir, { recursive: true, mode: 0o750 });
         this.madeDirs.add(dir);
       }
-      const fh = await fsp.open(tmp, 'wx', 0o660);
-      try {
-        await fh.writeFile(data);
-        await fh.chmod(0o660);
-      } finally {
-        await fh.close();
-      }
-      await fsp.rename(tmp, path);
-      return await this.mtime(path);
+      writeFileSync(tmp, data, { flag: 'wx', mode: 0o660 });
+      chmodSync(tmp, 0o660);
+      renameSync(tmp, path);
+      return true;
     } catch (e) {
-      await fsp.rm(tmp, { force: true }).catch(() => undefined);
+      try {
+        rmSync(tmp, { force: true });
+      } catch {
+        /* best effort */
+      }
       this.fail(path, e);
-      return undefined;
+      return false;
     }
+  }
+
+  private mkdirsSync(dir: string, made: Set<string>): void {
+    if (made.has(dir)) return;
+    this.mkdirsSync(dirname(dir), made);
+    mkdirSync(dir, 0o750);
+    made.add(dir);
   }
 
   /** Sets a file's mtime (a 304 renews the cache); returns the new mtime or undefined. */

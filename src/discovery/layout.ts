@@ -3,6 +3,7 @@
  * wrote, and writing it so that kubectl can read it. Only validated group/version names become paths.
  */
 import type { DiscoverySnapshot, APIResource } from './types.js';
+import { relative } from 'node:path';
 import { serverResourcesFile } from './cache-dir.js';
 import type { DiskStore } from './disk.js';
 import { formatAPIGroupList, formatAPIResourceList, parseAPIGroupList, parseAPIResourceList } from './legacy.js';
@@ -59,41 +60,30 @@ export async function readLayout(store: DiskStore, kubectlDir: string, serverGro
 /**
  * Writes servergroups.json and one serverresources.json per group-version (resources of failed GVs are
  * not written: errors are never cached). Files whose content equals `previous` are not rewritten.
- * servergroups.json is written last, so a complete layout is never older than its index.
+ * servergroups.json comes last, so a layout is never newer than its index. Synchronous (see DiskStore).
  */
-export async function writeLayout(
+export function writeLayout(
   store: DiskStore,
   kubectlDir: string,
-  serverGroupsFile: string,
   s: DiscoverySnapshot,
   previous?: DiscoverySnapshot,
   writeServerGroups = true,
-): Promise<boolean> {
-  const jobs: Array<{ path: string; data: string }> = [];
+): boolean {
+  const files: Array<{ rel: string; data: string }> = [];
   for (const [gv, list] of s.resources) {
-    if (list.length === 0) continue;
+    if (list.length === 0) continue; // empty answers are never cached
     const i = gv.indexOf('/');
     const group = i < 0 ? '' : gv.slice(0, i);
     const version = i < 0 ? gv : gv.slice(i + 1);
     if (!isSafeGroupVersion(group, version)) continue;
-    const data = formatAPIResourceList(gv, list);
     const prev = previous?.resources.get(gv);
     if (prev && sameResources(prev, list)) continue;
-    jobs.push({ path: serverResourcesFile(kubectlDir, group, version), data });
+    files.push({ rel: relative(kubectlDir, serverResourcesFile(kubectlDir, group, version)), data: formatAPIResourceList(gv, list) });
   }
-  let ok = true;
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length && store.writable) {
-      const j = jobs[next++]!;
-      if ((await store.write(j.path, j.data)) === undefined) ok = false;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(16, jobs.length) }, worker));
-  if (!ok || !store.writable) return false;
-  if (!writeServerGroups) return true;
-  const groups = s.groups.filter((g) => isSafeGroupName(g.name));
-  return (await store.write(serverGroupsFile, formatAPIGroupList(groups))) !== undefined;
+  if (writeServerGroups) {
+    files.push({ rel: 'servergroups.json', data: formatAPIGroupList(s.groups.filter((g) => isSafeGroupName(g.name))) });
+  }
+  return store.writeTreeSync(kubectlDir, files);
 }
 
 function sameResources(a: readonly APIResource[], b: readonly APIResource[]): boolean {

@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHarness, listFiles, type Harness } from './harness.js';
 import { AGGREGATED_ACCEPT } from '../../../src/discovery/aggregated.js';
@@ -75,8 +75,9 @@ describe('CachedDiscovery with aggregated discovery', () => {
     assert.deepEqual(reqs.map((r) => [r.path, r.status]).sort(), [['/api', 304], ['/apis', 304]]);
     assert.ok(reqs.every((r) => r.accept === AGGREGATED_ACCEPT));
     const p = (await d.paths())!;
-    assert.equal(statSync(p.combinedFile).mtimeMs, clock.now());
-    assert.equal(statSync(p.serverGroupsFile).mtimeMs, clock.now());
+    // utimes has sub-millisecond rounding: compare to the millisecond.
+    assert.ok(Math.abs(statSync(p.combinedFile).mtimeMs - clock.now()) < 1);
+    assert.ok(Math.abs(statSync(p.serverGroupsFile).mtimeMs - clock.now()) < 1);
     h.server.clearLog();
     await h.discovery({ clock }).snapshot();
     assert.deepEqual(h.discoveryRequests(), [], 'renewed: fresh again');
@@ -102,6 +103,20 @@ describe('CachedDiscovery with aggregated discovery', () => {
     h.server.clearLog();
     assert.ok((await h.discovery().snapshot()).resources.has('late.kdyn.io/v1'));
     assert.deepEqual(h.discoveryRequests(), []);
+  });
+
+  test('a warm snapshot reads only the combined file, not one file per group-version', async () => {
+    const cacheDir = join(h.tmp, 'warm-lookup');
+    const d = h.discovery({ cacheDir });
+    const cold = await d.snapshot();
+    await d.flush();
+    const p = (await d.paths())!;
+    // Remove every per-group-version file: a reader that opened them would have to refetch.
+    for (const f of listFiles(p.kubectlDir)) if (f.endsWith('serverresources.json')) rmSync(join(p.kubectlDir, f));
+    h.server.clearLog();
+    const warm = await h.discovery({ cacheDir }).snapshot();
+    assert.deepEqual(h.discoveryRequests(), []);
+    assert.deepEqual(warm, cold);
   });
 
   test('--cache-ttl 0: always revalidates', async () => {
