@@ -126,6 +126,19 @@ async function buildCli() {
     writeFileSync(`${file.path}.${process.pid}.tmp`, code);
     renameSync(`${file.path}.${process.pid}.tmp`, file.path);
   }
+  // Second entry point: the background writer of kubectl's discovery layout (src/cli/layout-writer.ts),
+  // which kdyn spawns with `node dist/cli/layout-writer.js`. Bundled on its own, as CommonJS: as an
+  // entry of the split build above it would pull the discovery modules it shares with the CLI into a
+  // new shared chunk, one more file for every kdyn run to load.
+  if (existsSync(join(root, 'src/cli/layout-writer.ts'))) {
+    const writer = await build({
+      absWorkingDir: root, entryPoints: ['src/cli/layout-writer.ts'], outfile: 'dist/cli/layout-writer.js', bundle: true,
+      format: 'cjs', platform: 'node', target: 'node20', minify: true, legalComments: 'none', define, write: false, logLevel: 'warning',
+    });
+    const out = join(outdir, 'layout-writer.js');
+    writeFileSync(`${out}.${process.pid}.tmp`, writer.outputFiles[0].text);
+    renameSync(`${out}.${process.pid}.tmp`, out);
+  }
   mkdirSync(join(root, 'build'), { recursive: true });
   writeFileSync(join(root, 'build/cli-meta.json'), JSON.stringify(result.metafile));
   // Chunks of earlier builds (hashed names) are removed once they are 10 minutes old, so a kdyn

@@ -76,6 +76,9 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
       env: io.env,
       clock,
       logger,
+      // A cold cache on a cluster with many CRD groups means ~1,000 kubectl-layout files: written by
+      // a detached process so kdyn exits as soon as its own combined file is on disk.
+      writeBehind: { threshold: mod.DEFAULT_WRITE_BEHIND_THRESHOLD, start: startLayoutWriter },
     }));
   });
   const mapper = once(async () => {
@@ -104,4 +107,17 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     },
     close: () => transportInstance?.close(),
   };
+}
+
+/**
+ * Starts the background layout writer (dist/cli/layout-writer.js next to the bundle, or
+ * build/src/cli/layout-writer.js when running transpiled): detached, no stdio, only paths as arguments.
+ */
+async function startLayoutWriter(job: { root: string; server: string }): Promise<void> {
+  const [{ spawn }, { fileURLToPath }, { basename, dirname, join }] = await Promise.all([import('node:child_process'), import('node:url'), import('node:path')]);
+  let dir = dirname(fileURLToPath(import.meta.url));
+  if (basename(dir) === 'chunks') dir = dirname(dir);
+  const child = spawn(process.execPath, [join(dir, 'layout-writer.js'), job.root, job.server], { detached: true, stdio: 'ignore' });
+  child.on('error', () => undefined);
+  child.unref();
 }

@@ -5,7 +5,9 @@
  * servergroups.json is newer than it, in which case kubectl's files are read instead); then the server,
  * revalidating aggregated documents with If-None-Match (a 304 renews the cache without a download).
  * Fresh answers are written in kubectl's layout and then to the combined file, in the background:
- * `flush()` waits for them. TTL is judged by file mtime against the injected clock.
+ * `flush()` waits for them. With `writeBehind` (the CLI), an answer that needs more layout files than
+ * its threshold is written only to the combined file and a detached process writes kubectl's files
+ * (see write-behind.ts). TTL is judged by file mtime against the injected clock.
  */
 import { KdynError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
@@ -15,7 +17,10 @@ import type { CachedDiscovery, DiscoverySnapshot, SnapshotOptions } from './type
 import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
 import { DiskStore } from './disk.js';
 import { combinedSnapshot, formatCombined, parseCombined, type CombinedCache } from './combined.js';
-import { readLayout, writeLayout } from './layout.js';
+import { layoutFiles, readLayout, writeLayout } from './layout.js';
+import { wholeSeconds, type WriteBehind } from './write-behind.js';
+
+export { DEFAULT_WRITE_BEHIND_THRESHOLD, type WriteBehind, type WriteBehindJob } from './write-behind.js';
 import { DEFAULT_CONCURRENCY, fetchDiscovery, fetchGroupVersions, merge, type AggregatedDoc } from './client.js';
 import { dropUnsafeNames } from './names.js';
 
@@ -31,6 +36,8 @@ export interface CachedDiscoveryOptions {
   clock: Clock;
   logger: Logger;
   concurrency?: number;
+  /** Hand big kubectl-layout writes to a background process; unset (library default): write them all before flush() resolves. */
+  writeBehind?: WriteBehind | undefined;
 }
 
 export interface DiskCachedDiscovery extends CachedDiscovery {
@@ -96,7 +103,17 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     const snap = combinedSnapshot(combined);
     if (snap.resources.size === 0) return; // empty answers are never cached
     later(async () => {
-      writeLayout(loc.store, loc.paths.kubectlDir, snap, previous);
+      const files = layoutFiles(loc.paths.kubectlDir, snap, previous);
+      const wb = opts.writeBehind;
+      if (wb && files.length > wb.threshold) {
+        // Combined file first (the next kdyn run is warm at once), dated in whole seconds so the
+        // layout files written from it can carry exactly its mtime; then kubectl's files, behind.
+        if (loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined), wholeSeconds(clock.now()))) {
+          await wb.start({ root: loc.paths.root, server });
+        }
+        return;
+      }
+      loc.store.writeTreeSync(loc.paths.kubectlDir, files);
       loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined));
     });
   }

@@ -4,7 +4,7 @@
  * then rename (atomic). Every path is checked to be inside the root. Write failures never throw:
  * the first one is logged (a warning at -v>=1) and caching is switched off for the rest of the run.
  */
-import { promises as fsp, chmodSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { promises as fsp, chmodSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../core/log.js';
@@ -63,8 +63,9 @@ export class DiskStore {
    * When `dir` does not exist yet (a cold cache), the whole tree is built in a temp sibling and renamed
    * into place at once (atomic as a whole, one file create per file); otherwise each file is written to
    * a temp file and renamed (atomic per file). Returns false when writing failed (logged once).
+   * `stampMs`: the mtime every file gets before it is renamed into place (never visible undated).
    */
-  writeTreeSync(dir: string, files: ReadonlyArray<{ rel: string; data: string }>): boolean {
+  writeTreeSync(dir: string, files: ReadonlyArray<{ rel: string; data: string }>, stampMs?: number): boolean {
     if (this.disabled || files.length === 0) return !this.disabled;
     if (!isInside(this.root, dir) || dir === this.root) {
       this.fail(dir, new Error('path outside the cache directory'));
@@ -77,7 +78,7 @@ export class DiskStore {
       /* missing */
     }
     if (exists) {
-      for (const f of files) if (!this.writeFileSync(join(dir, f.rel), f.data)) return false;
+      for (const f of files) if (!this.writeFileSync(join(dir, f.rel), f.data, stampMs)) return false;
       return true;
     }
     const staging = `${dir}.${randomBytes(6).toString('hex')}`;
@@ -93,6 +94,7 @@ export class DiskStore {
         // The umask may strip group bits; check once, then chmod only if needed (kubectl chmods 0660).
         exactMode ??= (statSync(path).mode & 0o777) === 0o660;
         if (!exactMode) chmodSync(path, 0o660);
+        if (stampMs !== undefined) stamp(path, stampMs);
       }
       renameSync(staging, dir);
       return true;
@@ -104,7 +106,7 @@ export class DiskStore {
       }
       // Another process created the directory meanwhile: write file by file instead.
       if ((e as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (e as NodeJS.ErrnoException).code === 'EEXIST') {
-        for (const f of files) if (!this.writeFileSync(join(dir, f.rel), f.data)) return false;
+        for (const f of files) if (!this.writeFileSync(join(dir, f.rel), f.data, stampMs)) return false;
         return true;
       }
       this.fail(dir, e);
@@ -112,8 +114,8 @@ export class DiskStore {
     }
   }
 
-  /** One file, atomically (temp file in the same directory, chmod 0660, rename). */
-  writeFileSync(path: string, data: string): boolean {
+  /** One file, atomically (temp file in the same directory, chmod 0660, optional mtime `stampMs`, rename). */
+  writeFileSync(path: string, data: string, stampMs?: number): boolean {
     if (this.disabled) return false;
     if (!isInside(this.root, path) || path === this.root) {
       this.fail(path, new Error('path outside the cache directory'));
@@ -128,6 +130,7 @@ export class DiskStore {
       }
       writeFileSync(tmp, data, { flag: 'wx', mode: 0o660 });
       chmodSync(tmp, 0o660);
+      if (stampMs !== undefined) stamp(tmp, stampMs);
       renameSync(tmp, path);
       return true;
     } catch (e) {
@@ -167,4 +170,10 @@ export class DiskStore {
     const why = e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.message) : String(e);
     if (this.logger.enabled(1)) this.logger.warn(`discovery cache disabled: cannot write ${path}: ${why}`);
   }
+}
+
+/** Sets atime and mtime. Callers pass whole seconds, which utimes stores exactly (no rounding). */
+function stamp(path: string, ms: number): void {
+  const t = new Date(ms);
+  utimesSync(path, t, t);
 }

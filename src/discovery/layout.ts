@@ -57,19 +57,20 @@ export async function readLayout(store: DiskStore, kubectlDir: string, serverGro
   return { snapshot, missing, serverGroupsMtimeMs: sg.mtimeMs };
 }
 
+/** One file of kubectl's layout, relative to `<root>/discovery/<host>`. */
+export interface LayoutFile {
+  rel: string;
+  data: string;
+}
+
 /**
- * Writes servergroups.json and one serverresources.json per group-version (resources of failed GVs are
- * not written: errors are never cached). Files whose content equals `previous` are not rewritten.
- * servergroups.json comes last, so a layout is never newer than its index. Synchronous (see DiskStore).
+ * The files of kubectl's layout for a snapshot: one serverresources.json per group-version (resources
+ * of failed GVs are not written: errors are never cached), then servergroups.json (last, so a layout is
+ * never newer than its index). Files whose content equals `previous` are left out. Only validated
+ * group/version names become paths.
  */
-export function writeLayout(
-  store: DiskStore,
-  kubectlDir: string,
-  s: DiscoverySnapshot,
-  previous?: DiscoverySnapshot,
-  writeServerGroups = true,
-): boolean {
-  const files: Array<{ rel: string; data: string }> = [];
+export function layoutFiles(kubectlDir: string, s: DiscoverySnapshot, previous?: DiscoverySnapshot, writeServerGroups = true): LayoutFile[] {
+  const files: LayoutFile[] = [];
   for (const [gv, list] of s.resources) {
     if (list.length === 0) continue; // empty answers are never cached
     const i = gv.indexOf('/');
@@ -83,7 +84,21 @@ export function writeLayout(
   if (writeServerGroups) {
     files.push({ rel: 'servergroups.json', data: formatAPIGroupList(s.groups.filter((g) => isSafeGroupName(g.name))) });
   }
-  return store.writeTreeSync(kubectlDir, files);
+  return files;
+}
+
+/**
+ * Writes `layoutFiles(...)` (see there), synchronously (see DiskStore); `stampMs` dates every file.
+ */
+export function writeLayout(
+  store: DiskStore,
+  kubectlDir: string,
+  s: DiscoverySnapshot,
+  previous?: DiscoverySnapshot,
+  writeServerGroups = true,
+  stampMs?: number,
+): boolean {
+  return store.writeTreeSync(kubectlDir, layoutFiles(kubectlDir, s, previous, writeServerGroups), stampMs);
 }
 
 function sameResources(a: readonly APIResource[], b: readonly APIResource[]): boolean {

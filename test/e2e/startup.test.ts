@@ -81,23 +81,31 @@ test('the V8 code cache never runs the bytecode of a replaced file of the same l
     mkdirSync(home);
     const run = () =>
       spawnSync(process.execPath, [join(dir, 'bin', 'kdyn'), '--version'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home } });
-    assert.equal(run().stdout, `Client Version: v${pkg.version}\n`);
-    const cacheDir = join(home, '.cache', 'kdyn-code-cache', process.version);
-    const entries = readdirSync(cacheDir);
-    assert.ok(entries.some((e) => e.startsWith('bin.js.')), `cache entries: ${entries.join(', ')}`);
-    assert.equal(statSync(cacheDir).mode & 0o777, 0o700);
-    assert.equal(run().stdout, `Client Version: v${pkg.version}\n`); // served from the cache
-    // Replace the file holding the version with one of the same length and different content.
+    // The bundle file holding the version, padded past the cache's 16 KiB threshold.
     const meta = JSON.parse(readFileSync(join(root, 'build/cli-meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
     const out = Object.keys(meta.outputs).find((o) => Object.keys(meta.outputs[o]!.inputs).some((i) => i.endsWith('src/core/version.ts')));
     assert.ok(out, 'the metafile names the file holding the version');
     const versionFile = join(dir, out!);
-    assert.ok(readFileSync(versionFile, 'utf8').includes(JSON.stringify(pkg.version)));
+    const replace = (text: string) => {
+      writeFileSync(`${versionFile}.new`, text);
+      renameSync(`${versionFile}.new`, versionFile);
+    };
+    const original = readFileSync(versionFile, 'utf8');
+    assert.ok(original.includes(JSON.stringify(pkg.version)));
+    replace(`${original}\n//${'x'.repeat(20_000)}\n`);
+
+    assert.equal(run().stdout, `Client Version: v${pkg.version}\n`);
+    const cacheDir = join(home, '.cache', 'kdyn-code-cache', process.version);
+    const stem = `${out!.slice('dist/cli/'.length).replace(/\//g, '_')}.`;
+    assert.equal(readdirSync(cacheDir).filter((e) => e.startsWith(stem)).length, 1, `cache entries: ${readdirSync(cacheDir).join(', ')}`);
+    assert.equal(statSync(cacheDir).mode & 0o777, 0o700);
+    assert.equal(run().stdout, `Client Version: v${pkg.version}\n`); // served from the cache
+
+    // Same length, different content: V8 alone would accept the old bytecode.
     const fake = pkg.version.replace(/\d/g, '9');
-    const text = readFileSync(versionFile, 'utf8').replace(JSON.stringify(pkg.version), JSON.stringify(fake));
-    writeFileSync(`${versionFile}.new`, text);
-    renameSync(`${versionFile}.new`, versionFile);
+    replace(readFileSync(versionFile, 'utf8').replace(JSON.stringify(pkg.version), JSON.stringify(fake)));
     assert.equal(run().stdout, `Client Version: v${fake}\n`);
+    assert.equal(readdirSync(cacheDir).filter((e) => e.startsWith(stem)).length, 1, 'the stale entry is replaced');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
