@@ -7,6 +7,7 @@
 // Outputs are overwritten in place (never wiped first), so parallel builds do not pull files from
 // under a running test; a failing file is reported and the rest still built.
 import { build, transform } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +75,11 @@ for (const dir of ['src', 'test', 'bench', 'scripts']) {
     writeFileSync(out, code);
     count++;
   }
+}
+// --declarations (prepare and npm test): the library's .d.ts files, dist/types (package.json "types").
+if (process.argv.includes('--declarations')) {
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });
+  if (tsc.status !== 0) failures.push('dist/types: tsc -p tsconfig.lib.json failed');
 }
 if (failures.length) {
   console.error(`build failed:\n  ${failures.join('\n  ')}`);

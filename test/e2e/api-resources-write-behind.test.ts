@@ -1,0 +1,85 @@
+/**
+ * `kdyn api-resources` on a cold cache with 200 extra CRD groups: kdyn exits once its combined file is
+ * written; the detached writer then fills kubectl's layout, which `kubectl api-resources --cached`
+ * reads (skipped where kubectl is not on PATH).
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, watch } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
+import { repoRoot } from '../unit/discovery/fixtures.js';
+import { cachePaths } from '../../src/discovery/cache-dir.js';
+
+const KDYN = join(repoRoot(), 'bin', 'kdyn');
+const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+
+interface Run { code: number; out: string; err: string }
+
+function run(cmd: string, args: string[], home: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: { PATH: process.env.PATH, HOME: home }, timeout: 60_000 });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+
+/** Resolves once `file` exists: woken by fs events on its directory tree, bounded by `timeoutMs`. */
+function waitForFile(dir: string, file: string, timeoutMs: number): Promise<boolean> {
+  mkdirSync(dir, { recursive: true });
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      watcher.close();
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    const watcher = watch(dir, { recursive: true }, () => existsSync(file) && done(true));
+    const timer = setTimeout(() => done(existsSync(file)), timeoutMs);
+    if (existsSync(file)) done(true);
+  });
+}
+
+describe('kdyn api-resources writes kubectl\'s layout behind (200 extra groups)', () => {
+  let server: LocalApiServer;
+  let home: string;
+  let kubeconfig: string;
+  before(async () => {
+    server = await startServer({ seed: 'demo', extraGroups: 200, tls: true });
+    home = mkdtempSync(join(tmpdir(), 'kdyn-e2e-wb-'));
+    kubeconfig = join(home, 'kubeconfig');
+    server.writeKubeconfig(kubeconfig);
+  });
+  after(() => server.stop());
+
+  test('exit 0 with every row; then kubectl --cached reads the layout the writer left', async (t) => {
+    const cacheDir = join(home, 'cache');
+    const kdyn = await run(process.execPath, [KDYN, 'api-resources', '--kubeconfig', kubeconfig, '--cache-dir', cacheDir], home);
+    assert.equal(kdyn.code, 0, kdyn.err);
+    assert.equal(kdyn.err, '');
+    const extra = kdyn.out.split('\n').filter((l) => /\bg\d{4}\.extra\.kdyn\.dev\/v1\b/.test(l));
+    assert.equal(new Set(extra.map((l) => l.match(/g\d{4}/)![0])).size, 200, 'a row for each extra group');
+
+    const p = cachePaths(cacheDir, server.url)!;
+    assert.ok(existsSync(p.combinedFile), "kdyn's combined file is written before exit");
+    assert.ok(await waitForFile(join(cacheDir, 'discovery'), p.serverGroupsFile, 20_000), 'the background writer wrote servergroups.json');
+
+    // A warm kdyn answers the same, with no requests.
+    server.clearLog();
+    const warm = await run(process.execPath, [KDYN, 'api-resources', '--kubeconfig', kubeconfig, '--cache-dir', cacheDir], home);
+    assert.equal(warm.out, kdyn.out);
+    assert.deepEqual(server.requestLog.filter((e) => e.userAgent.startsWith('kdyn')), []);
+
+    if (!hasKubectl) return t.skip('kubectl not on PATH');
+    const kubectl = await run('kubectl', ['api-resources', '--cached', '--kubeconfig', kubeconfig, '--cache-dir', cacheDir], home);
+    assert.equal(kubectl.code, 0, kubectl.err);
+    assert.equal(kubectl.out, kdyn.out);
+    // (The kubectl-dispatcher wrapper asks /version first; discovery is /api and /apis.)
+    const discovery = server.requestLog.filter((e) => !e.userAgent.startsWith('kdyn') && /^\/apis?(\/|$)/.test(e.path));
+    assert.deepEqual(discovery, [], 'kubectl answered from the cache kdyn left');
+  });
+});
