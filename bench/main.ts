@@ -10,6 +10,7 @@ import { cpus, platform, release } from 'node:os';
 import { rssMethod } from './measure.js';
 import { loadCases } from './registry.js';
 import { runCase, ServerPool } from './runner.js';
+import { summaryTable } from './report.js';
 import { DEFAULT_RUNS, describeTarget, formatResult, markdownTable, parseBenchArgs, selectCases, type BenchArgs } from './stats.js';
 import { findKubectl } from './tools.js';
 import { serverKey } from './server.js';
@@ -78,7 +79,7 @@ async function main(): Promise<number> {
   } finally {
     await pool.stopAll();
   }
-  process.stdout.write(`\n${markdownTable(results)}\n`);
+  process.stdout.write(`\n${summaryTable(results)}\n\n${markdownTable(results)}\n`);
   if (args.json) {
     const doc = {
       date: new Date().toISOString(),

@@ -6,9 +6,11 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions, type RequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import type { X509Certificate } from 'node:crypto';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
+import { parseCaBundle, presentedChain, verifyServerChain } from './tls-verify.js';
 
 export interface Route {
   agent: HttpAgent;
@@ -53,10 +55,68 @@ class TunnelAgent extends HttpsAgent {
   }
 }
 
-export function createRoute(server: string, tls: TLSConfig, proxy: ProxyChoice | undefined, cert?: ClientCertificate): Route {
+/**
+ * An https.Agent that trusts only the kubeconfig's CAs and checks them in JS (./tls-verify.ts):
+ * the TLS session is set up with no CA at all (so Node never builds its ~140-certificate root
+ * store, ~20-28 ms), and the socket reaches the HTTP request only after the peer chain verified.
+ * A failed check destroys the socket before any request byte (or Authorization header) is written.
+ */
+export class VerifyingAgent extends HttpsAgent {
+  constructor(
+    options: HttpsAgentOptions,
+    private readonly anchors: readonly X509Certificate[],
+    private readonly now: () => number,
+  ) {
+    super(options);
+  }
+  override createConnection(options: RequestOptions, cb?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+    const o = options as ConnectionOptions & { host?: string };
+    const serverName = o.servername || String(o.host ?? 'localhost');
+    const s: TLSSocket = tlsConnect({ ...o, ca: [], rejectUnauthorized: false });
+    let settled = false;
+    const settle = (err: Error | null) => {
+      if (settled) return;
+      settled = true;
+      s.removeListener('error', onError);
+      if (err) {
+        s.destroy();
+        cb?.(err, undefined as unknown as Duplex);
+      } else cb?.(null, s);
+    };
+    const onError = (e: Error) => settle(e);
+    s.on('error', onError);
+    s.once('secureConnect', () => {
+      let err: Error | undefined;
+      try {
+        const peer = s.getPeerCertificate(true);
+        if (!peer || !peer.raw) err = Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+        else {
+          const { leaf, intermediates } = presentedChain(peer);
+          err = verifyServerChain(leaf, intermediates, this.anchors, serverName, this.now());
+        }
+      } catch (e) {
+        err = Object.assign(new Error(`certificate verification failed: ${(e as Error).message}`), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+      }
+      settle(err ?? null);
+    });
+    return undefined;
+  }
+}
+
+/** The JS-verified route applies to a direct https connection whose kubeconfig brings a parsable CA. */
+function verifyingAgent(tls: TLSConfig, cert: ClientCertificate | undefined, now: () => number): HttpsAgent | undefined {
+  if (tls.insecure || !tls.caData) return undefined;
+  const anchors = parseCaBundle(tls.caData);
+  if (!anchors) return undefined;
+  const { ca: _ca, ...rest } = tlsOptions(tls, cert);
+  return new VerifyingAgent({ ...POOL, ...rest }, anchors, now);
+}
+
+export function createRoute(server: string, tls: TLSConfig, proxy: ProxyChoice | undefined, cert?: ClientCertificate, now: () => number = Date.now): Route {
   const https = server.startsWith('https:');
   if (!proxy) {
-    return { agent: https ? new HttpsAgent({ ...POOL, ...tlsOptions(tls, cert) }) : new HttpAgent(POOL) };
+    if (!https) return { agent: new HttpAgent(POOL) };
+    return { agent: verifyingAgent(tls, cert, now) ?? new HttpsAgent({ ...POOL, ...tlsOptions(tls, cert) }) };
   }
   if (https) return { agent: new TunnelAgent(proxy.url, { ...POOL, ...tlsOptions(tls, cert) }) };
   // Plain http server through a proxy: talk to the proxy (over TLS for an https proxy).

@@ -13,6 +13,7 @@ const UNKNOWN_AUTHORITY = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'CERT_UNTRUSTED',
   'CERT_SIGNATURE_FAILURE',
+  'INVALID_CA',
 ]);
 
 /** Errors after which an idempotent request may be sent again. */
@@ -51,6 +52,7 @@ export function toConnectionError(e: unknown, host: string, what: string): KdynE
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
     return unable('tls: failed to verify certificate: x509: certificate has expired or is not yet valid');
   }
+  if (code === 'ERR_KDYN_CERT_EKU') return unable('tls: failed to verify certificate: x509: certificate specifies an incompatible key usage');
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     const cert = (err as { cert?: { subjectaltname?: string } }).cert;
     const names = (cert?.subjectaltname ?? '').split(',').map((n) => n.trim().replace(/^(DNS|IP Address):/, '')).filter(Boolean);

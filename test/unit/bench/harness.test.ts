@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, meets, parseBenchArgs, ratio, selectCases, summarize, markdownTable } from '../../../bench/stats.js';
 import { mergeCases } from '../../../bench/registry.js';
+import { summaryTable } from '../../../bench/report.js';
 import { serverFlags, serverKey } from '../../../bench/server.js';
 import type { BenchCase, CaseResult } from '../../../bench/types.js';
 
@@ -51,6 +52,9 @@ describe('bench statistics', () => {
     assert.equal(md.length, 4);
     assert.match(md[2]!, /^\| a \| 20\.0 ms \(20\.0\) \| 10\.0 ms \(10\.0\) \| 2\.00x \| <=1\.00x \| miss \|$/);
     assert.match(md[3]!, /not-ready: kdyn get exited 1/);
+    const table = summaryTable([ok, nr]).split('\n');
+    assert.ok(table.some((l) => /│ a\s+│\s+20\.0 ms │\s+10\.0 ms │\s+2\.00x │ <=1\.00x\s+│ MISS\s+│/.test(l)), table.join('\n'));
+    assert.ok(table.some((l) => /│ b\s+│ not ready: kdyn get exited 1\s+│/.test(l)), table.join('\n'));
   });
 });
 
