@@ -74,6 +74,10 @@ async function main(): Promise<number> {
       if (r.status === 'ok' && r.baseline) {
         const lines = (s: { output?: { lines: number } }) => (s.output ? `, ${s.output.lines} lines` : '');
         process.stdout.write(`${''.padEnd(30)} (${r.kdyn!.command}${lines(r.kdyn!)}  vs  ${r.baseline.command}${lines(r.baseline)})\n`);
+        const layout = r.kdyn!.layoutComplete;
+        if (layout) {
+          process.stdout.write(`${''.padEnd(30)} (kdyn's kubectl-layout files complete after ${layout.median.toFixed(1)} ms, median of ${layout.runs}; written behind, untimed)\n`);
+        }
       }
     }
   } finally {

@@ -1,14 +1,17 @@
 /**
  * Runs one case: server, temp HOMEs, warm-up (whose first run is checked: a failing kdyn means the
- * case is "not ready"), then timed runs alternating kdyn, baseline, kdyn, baseline...
+ * case is "not ready"), then timed runs alternating kdyn, baseline, kdyn, baseline... After every run
+ * of kdyn (timed or not) the harness waits, untimed, for kdyn's background kubectl-layout writer to
+ * finish (bench/write-behind.ts), so it never competes with the next timed run or races a cache wipe.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runOnce, type RunSpec } from './measure.js';
 import { startLocalServer, serverKey, type ServerHandle } from './server.js';
-import { meets, ratio, summarize } from './stats.js';
+import { median, meets, ratio, summarize } from './stats.js';
 import { findOnPath, KDYN_BIN, type KubectlInfo } from './tools.js';
+import { waitForLayoutWriter, type WriterWait } from './write-behind.js';
 import type { BenchCase, CaseEnv, CaseResult, ServerOptions, Tool } from './types.js';
 
 export interface RunnerOptions {
@@ -85,16 +88,25 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       if (server) e.KUBECONFIG = server.kubeconfig;
       return e;
     };
+    const cacheDir = { kdyn: join(home.kdyn, '.kube', 'cache'), baseline: join(home.baseline, '.kube', 'cache') };
+    /** After a kdyn run: waits for its background layout writer (none without a server). */
+    const settle = async (tool: Tool): Promise<WriterWait | undefined> => {
+      if (tool !== 'kdyn' || !server) return undefined;
+      const w = await waitForLayoutWriter(cacheDir.kdyn, server.url);
+      if (w.timedOut) opts.log(`  ${c.name}: kdyn's background layout writer still running after ${Math.round(w.waitedMs)} ms; continuing`);
+      return w;
+    };
     const env: CaseEnv = {
       server,
       home,
-      cacheDir: { kdyn: join(home.kdyn, '.kube', 'cache'), baseline: join(home.baseline, '.kube', 'cache') },
+      cacheDir,
       tmp,
       kubectl: opts.kubectl?.path,
       run: async (tool, args) => {
         const bin = tool === 'kdyn' ? KDYN_BIN : opts.kubectl?.path;
         if (!bin) return { code: 127, stderr: 'kubectl not on PATH' };
         const out = await runOnce({ argv: [bin, ...args], env: toolEnv(tool), cwd: tmp }, { capture: true, timeoutMs: RUN_TIMEOUT_MS });
+        await settle(tool);
         return { code: out.code, stderr: out.stderr ?? '' };
       },
     };
@@ -132,6 +144,7 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       for (const tool of tools) {
         await c.beforeRun?.(tool, env);
         const out = await runOnce(specs[tool]!.spec, { capture: w === 0, rss, timeoutMs: RUN_TIMEOUT_MS });
+        await settle(tool);
         if (w === 0) output[tool] = { lines: out.stdoutLines ?? 0, bytes: out.stdoutBytes ?? 0 };
         if (w === 0 && out.code !== 0) {
           const msg = (out.stderr ?? '').trim().split('\n')[0] ?? '';
@@ -143,10 +156,13 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       }
     }
     const samples: Record<Tool, number[]> = { kdyn: [], baseline: [] };
+    const layoutMs: number[] = [];
     for (let i = 0; i < runs; i++) {
       for (const tool of tools) {
         await c.beforeRun?.(tool, env);
         const out = await runOnce(specs[tool]!.spec, { rss, timeoutMs: RUN_TIMEOUT_MS });
+        const w = await settle(tool);
+        if (w?.writer && w.layoutMs !== undefined) layoutMs.push(out.ms + w.layoutMs);
         if (out.code !== 0) return notReady(`${specs[tool]!.label} exited ${out.signal ?? out.code} on run ${i + 1}`);
         if (rss) {
           if (out.rssKb === undefined) return notReady('peak memory could not be measured');
@@ -157,7 +173,11 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       }
       if ((i + 1) % 5 === 0 && i + 1 < runs) opts.log(`  ${c.name}: ${i + 1}/${runs} runs`);
     }
-    const kdyn = { ...summarize(specs.kdyn.label, samples.kdyn), output: output.kdyn };
+    const kdyn = {
+      ...summarize(specs.kdyn.label, samples.kdyn),
+      output: output.kdyn,
+      ...(layoutMs.length && !rss ? { layoutComplete: { median: median(layoutMs), runs: layoutMs.length } } : {}),
+    };
     const baseline = specs.baseline ? { ...summarize(specs.baseline.label, samples.baseline), output: output.baseline } : undefined;
     const r = baseline ? ratio(kdyn.median, baseline.median) : undefined;
     return { ...base, kdyn, baseline, ratio: r, pass: meets(c.target, kdyn.median, r) };

@@ -38,7 +38,8 @@ export interface CaseEnv {
   kubectl?: string;
   /**
    * Runs a tool once, untimed, with the case's environment (its HOME, KUBECONFIG): `kdyn` runs
-   * bin/kdyn, `baseline` runs kubectl. For prepare/beforeRun hooks, e.g. to fill a cache.
+   * bin/kdyn, `baseline` runs kubectl. For prepare/beforeRun hooks, e.g. to fill a cache. Like every
+   * kdyn run of the harness, it returns once kdyn's background layout writer (if any) has finished.
    */
   run(tool: Tool, args: string[]): Promise<{ code: number | null; stderr: string }>;
 }
@@ -81,12 +82,6 @@ export interface BenchCase {
   stub?: boolean;
 }
 
-export interface Sample {
-  ms: number;
-  /** Peak RSS in KiB, for rss cases. */
-  rssKb?: number;
-}
-
 export interface SideResult {
   command: string;
   /** What the first warm-up run printed on stdout (a sanity check that both tools did the same work). */
@@ -95,6 +90,12 @@ export interface SideResult {
   min: number;
   max: number;
   samples: number[];
+  /**
+   * kdyn only, informational (not part of the ratio): for timed runs that left kdyn's background
+   * kubectl-layout writer running, the median ms from kdyn's start until that layout was complete
+   * (kdyn's exit plus the untimed wait; see bench/write-behind.ts).
+   */
+  layoutComplete?: { median: number; runs: number };
 }
 
 export interface CaseResult {

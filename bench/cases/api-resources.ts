@@ -1,14 +1,13 @@
 /**
  * Issue 4: `kdyn api-resources` against `kubectl api-resources` on the same local API server.
- * Replaces the stand-ins in targets-discovery.ts (same names) and adds the 1,000-group cases.
+ * With 300 and 1,000 extra CRD groups, in both discovery modes.
  * Each tool has its own HOME (so its own ~/.kube/cache). "cold" wipes that tool's cache before every
  * run (untimed); "warm" keeps what the warm-up runs wrote (kubectl refetches anyway: it always
- * invalidates; kdyn answers from its cache within the TTL).
+ * invalidates; kdyn answers from its cache within the TTL). After each kdyn run the harness waits,
+ * untimed, for kdyn's background kubectl-layout writer (bench/write-behind.ts), so that writer never
+ * competes with a timed run or races the next wipe.
  */
 import { rmSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BenchCase, CaseEnv, ServerOptions, Tool } from '../types.js';
 
 const wipeCache = (tool: Tool, env: CaseEnv) => rmSync(env.cacheDir[tool], { recursive: true, force: true });
@@ -26,16 +25,16 @@ function apiResources(name: string, description: string, server: ServerOptions, 
   };
 }
 
-/** Fills both tools' caches once (for the --cached case: its warm-up runs make no requests). */
-function fillCaches(env: CaseEnv): string | undefined {
+/**
+ * Fills both tools' caches once (for the --cached case: its warm-up runs make no requests). Through
+ * env.run, so the harness also waits for kdyn's background layout writer before the first timed run.
+ */
+async function fillCaches(env: CaseEnv): Promise<string | undefined> {
   if (!env.server) return 'no server';
-  const kdyn = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'kdyn');
-  const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', KUBECONFIG: env.server.kubeconfig, LANG: 'C.UTF-8' };
-  try {
-    execFileSync(process.execPath, [kdyn, 'api-resources'], { env: { ...base, HOME: env.home.kdyn }, stdio: 'ignore' });
-    if (env.kubectl) execFileSync(env.kubectl, ['api-resources'], { env: { ...base, HOME: env.home.baseline }, stdio: 'ignore' });
-  } catch (e) {
-    return `filling the caches failed: ${(e as Error).message.split('\n')[0]}`;
+  for (const tool of ['kdyn', 'baseline'] as const) {
+    if (tool === 'baseline' && !env.kubectl) continue;
+    const out = await env.run(tool, ['api-resources']);
+    if (out.code !== 0) return `filling the caches failed: ${tool} exited ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`;
   }
   return undefined;
 }

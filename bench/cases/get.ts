@@ -1,6 +1,5 @@
 /**
- * Issue 5's `kdyn get` targets (replacing the stand-ins of the same names in targets-get.ts), plus
- * a few extra measurements of the same kind. Caches are warm (the warm-up runs fill them), so both
+ * Issue 5's `kdyn get` targets, plus a few extra measurements of the same kind. Caches are warm (the warm-up runs fill them), so both
  * tools make only their list requests. Ratios are kdyn / kubectl; RSS cases compare peak memory.
  */
 import type { BenchCase, ServerOptions } from '../types.js';

@@ -44,8 +44,19 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
   const flags = args.flags;
 
   const restConfig = once(async () => {
-    const { loadRestConfig } = await import('../kubeconfig/load.js');
-    return loadRestConfig({ flags, env: io.env, cwd: io.cwd, logger, clock, stderr: io.stderr, stdinIsTTY: io.stdinIsTTY ?? (io.stdin as { isTTY?: boolean } | undefined)?.isTTY === true });
+    const { loadRestConfig } = await import('./layers.js');
+    return loadRestConfig({
+      flags,
+      env: io.env,
+      cwd: io.cwd,
+      logger,
+      clock,
+      stderr: io.stderr,
+      // A getter: asking loads node:tty (~1 ms), and only exec credential plugins need the answer.
+      get stdinIsTTY() {
+        return io.stdinIsTTY ?? (io.stdin as { isTTY?: boolean } | undefined)?.isTTY === true;
+      },
+    });
   });
   const transport = once(async () => {
     const config = await restConfig();
@@ -59,7 +70,7 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     return transportInstance;
   });
   const discovery = once(async () => {
-    const [config, mod] = await Promise.all([restConfig(), import('../discovery/cached.js')]);
+    const [config, mod] = await Promise.all([restConfig(), import('./layers.js')]);
     // The transport (and node:https/tls) is loaded only if discovery has to ask the server:
     // a warm cache answers without it.
     const lazy: Transport = {
@@ -82,11 +93,11 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     }));
   });
   const mapper = once(async () => {
-    const [d, mod] = await Promise.all([discovery(), import('../restmapper/deferred.js')]);
+    const [d, mod] = await Promise.all([discovery(), import('./layers.js')]);
     return new mod.DeferredRESTMapper(d, { warn: (msg: string) => io.stderr.write(`Warning: ${msg}\n`) });
   });
   const dynamic = once(async () => {
-    const [t, mod] = await Promise.all([transport(), import('../dynamic/client.js')]);
+    const [t, mod] = await Promise.all([transport(), import('./layers.js')]);
     return new mod.DynamicClient(t, { onWarning: (msg: string) => io.stderr.write(`Warning: ${msg}\n`) });
   });
 

@@ -7,7 +7,9 @@
  * blocking write(2) per chunk, as kubectl does, keeps memory flat too (no stream buffering).
  * If the descriptor turns out to be non-blocking (EAGAIN: a parent shared an O_NONBLOCK pipe), the
  * writer falls back to Node's stream for the rest, which handles that case. EPIPE (the reader went
- * away: `kdyn get ... | head`) is not kdyn's failure: `onEpipe` decides (the CLI exits 0).
+ * away: `kdyn get ... | head`) is not kdyn's failure: `onEpipe` decides (the CLI exits 0). So is
+ * ECONNRESET: the same event when the parent's "pipe" is a socket pair (Node's and libuv's child
+ * stdio on Linux) and the reader closed it with data still unread.
  */
 import { writeSync } from 'node:fs';
 import type { Output } from '../core/io.js';
@@ -24,7 +26,7 @@ export function fdOutput(fd: 1 | 2, fallback: () => NodeJS.WritableStream, onEpi
           off += writeSync(fd, buf, off, buf.length - off);
         } catch (e) {
           const code = (e as NodeJS.ErrnoException).code;
-          if (code === 'EPIPE') onEpipe();
+          if (code === 'EPIPE' || code === 'ECONNRESET') onEpipe();
           if (code !== 'EAGAIN') throw e;
           stream = fallback();
           return stream.write(buf.subarray(off));

@@ -88,8 +88,13 @@ const REASONS: Record<number, string> = {
   504: 'Timeout',
 };
 
+/** The `metav1.StatusReason` kube-apiserver uses for this HTTP status, if it has a specific one. */
+export function knownReason(code: number): string | undefined {
+  return REASONS[code];
+}
+
 export function reasonForCode(code: number): string {
-  return REASONS[code] ?? (code >= 500 ? 'InternalError' : '');
+  return knownReason(code) ?? (code >= 500 ? 'InternalError' : '');
 }
 
 /** Collapses a possibly multi-line message to one line. */
@@ -97,6 +102,3 @@ export function oneLine(s: string): string {
   return s.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-export function isKdynError(e: unknown): e is KdynError {
-  return e instanceof KdynError;
-}

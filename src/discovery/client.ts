@@ -36,7 +36,7 @@ export async function fetchDiscovery(transport: Transport, opts: FetchOptions = 
   const api = classify(apiRes, '/api', opts.etags?.api);
   const apis = classify(apisRes, '/apis', opts.etags?.apis);
   if (api.kind !== 'legacy' && apis.kind !== 'legacy') {
-    return { mode: 'aggregated', api: toDoc(api, true), apis: toDoc(apis, false) };
+    return { mode: 'aggregated', api: toDoc(api), apis: toDoc(apis) };
   }
   // Legacy discovery (or a mixed answer): fan out over every group-version not already known.
   const snapshot: DiscoverySnapshot = { groups: [], resources: new Map(), failures: [] };
@@ -81,7 +81,7 @@ function classify(res: Response, path: string, sentEtag: string | undefined): Cl
   return etag ? { kind: 'aggregated', part: dropUnsafeNames(part), etag } : { kind: 'aggregated', part: dropUnsafeNames(part) };
 }
 
-function toDoc(c: Classified, _core: boolean): AggregatedDoc {
+function toDoc(c: Classified): AggregatedDoc {
   if (c.kind === 'not-modified') return { notModified: true, etag: c.etag };
   if (c.kind === 'aggregated') return c.etag ? { notModified: false, etag: c.etag, part: c.part } : { notModified: false, part: c.part };
   throw new TypeError('legacy document in aggregated result');

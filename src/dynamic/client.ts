@@ -11,7 +11,7 @@
  * before any request.
  */
 import { KdynError } from '../core/errors.js';
-import type { GroupVersionResource } from '../core/gvk.js';
+import { groupResource, type GroupVersionResource } from '../core/gvk.js';
 import type { Query, RequestOptions, Response, Transport } from '../transport/types.js';
 import { statusError } from '../transport/status.js';
 import { compactQuery, resourcePath } from './url.js';
@@ -179,7 +179,7 @@ export class ResourceClient {
 
   /** `configmaps` or `crontabs.stable.example.com`, with the namespace when set (for messages). */
   describe(): string {
-    const gr = this.gvr.group ? `${this.gvr.resource}.${this.gvr.group}` : this.gvr.resource;
+    const gr = groupResource(this.gvr.resource, this.gvr.group);
     return this.namespaceName ? `${gr} in namespace "${this.namespaceName}"` : gr;
   }
 

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { load as loadYaml } from 'js-yaml';
 import { ConfigError } from '../core/errors.js';
+import { parseKubeconfigYaml } from './yaml-fast.js';
 import type { Entry, KubeconfigCluster, KubeconfigContext, KubeconfigUser, MergedKubeconfig } from './types.js';
 
 export interface FileSelection {
@@ -48,7 +48,7 @@ interface RawFile {
 }
 
 /** Reads and merges the selected files. Missing files are skipped unless explicit. */
-export function loadMerged(sel: FileSelection): MergedKubeconfig {
+export async function loadMerged(sel: FileSelection): Promise<MergedKubeconfig> {
   const displayPath = (abs: string): string => sel.shown.get(abs) ?? abs;
   const merged: MergedKubeconfig = { files: [], clusters: new Map(), users: new Map(), contexts: new Map() };
   for (const file of sel.files) {
@@ -62,7 +62,7 @@ export function loadMerged(sel: FileSelection): MergedKubeconfig {
       if (code === 'EISDIR') throw new ConfigError(`error loading config file "${displayPath(file)}": read ${displayPath(file)}: is a directory`);
       throw new ConfigError(`error loading config file "${displayPath(file)}": ${(e as Error).message.split('\n')[0]}`);
     }
-    const raw = parseFile(text, displayPath(file));
+    const raw = await parseFile(text, displayPath(file));
     merged.files.push(file);
     mergeInto(merged, raw, file, displayPath(file));
   }
@@ -70,23 +70,30 @@ export function loadMerged(sel: FileSelection): MergedKubeconfig {
 }
 
 /** Parses one file's YAML; errors read like kubectl's: `error loading config file "F": yaml: line N: ...`. */
-export function parseFile(text: string, shownPath: string): RawFile {
-  let doc: unknown;
-  try {
-    doc = loadYaml(text);
-  } catch (e) {
-    // js-yaml 5 refuses an empty stream (or one with only comments); kubectl reads an empty config.
-    if ((e as { reason?: string }).reason?.startsWith('expected a document, but the input is empty')) return {};
-    const err = e as { reason?: string; mark?: { line?: number }; message?: string };
-    const line = typeof err.mark?.line === 'number' ? `line ${err.mark.line + 1}: ` : '';
-    const reason = err.reason ?? String(err.message ?? e).split('\n')[0];
-    throw new ConfigError(`error loading config file "${shownPath}": yaml: ${line}${reason}`);
-  }
+export async function parseFile(text: string, shownPath: string): Promise<RawFile> {
+  // The files kubectl, kind and the cloud CLIs write are read without js-yaml (./yaml-fast.ts);
+  // anything outside that subset is js-yaml's, loaded only then.
+  let doc: unknown = parseKubeconfigYaml(text);
+  if (doc === undefined) doc = await parseWithJsYaml(text, shownPath);
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== 'object' || Array.isArray(doc)) {
     throw new ConfigError(`error loading config file "${shownPath}": not a kubeconfig (expected a YAML mapping with clusters, users and contexts)`);
   }
   return doc as RawFile;
+}
+
+async function parseWithJsYaml(text: string, shownPath: string): Promise<unknown> {
+  const { load: loadYaml } = await import('js-yaml');
+  try {
+    return loadYaml(text);
+  } catch (e) {
+    // js-yaml 5 refuses an empty stream (or one with only comments); kubectl reads an empty config.
+    if ((e as { reason?: string }).reason?.startsWith('expected a document, but the input is empty')) return null;
+    const err = e as { reason?: string; mark?: { line?: number }; message?: string };
+    const line = typeof err.mark?.line === 'number' ? `line ${err.mark.line + 1}: ` : '';
+    const reason = err.reason ?? String(err.message ?? e).split('\n')[0];
+    throw new ConfigError(`error loading config file "${shownPath}": yaml: ${line}${reason}`);
+  }
 }
 
 function mergeInto(m: MergedKubeconfig, raw: RawFile, file: string, shown: string): void {

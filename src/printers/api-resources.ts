@@ -89,8 +89,6 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export type ApiResourcesOutput = '' | 'wide' | 'name' | 'json' | 'yaml';
-
 export function formatTable(rows: readonly ResourceRow[], wide: boolean, noHeaders: boolean): string {
   const table: string[][] = [];
   if (!noHeaders) table.push(wide ? ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', 'VERBS', 'CATEGORIES'] : ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND']);

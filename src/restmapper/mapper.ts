@@ -17,6 +17,7 @@ import { AmbiguousResourceError, NoKindMatchError, NoResourceMatchError } from '
 import { expandShortcut, type PartialResource } from './shortcuts.js';
 import { suggestNames } from './suggest.js';
 import type { Resolution, ResourceMapping } from './types.js';
+import { groupResource } from '../core/gvk.js';
 
 export class DiscoveryRESTMapper {
   readonly #catalog: Catalog;
@@ -72,7 +73,7 @@ export class DiscoveryRESTMapper {
   /** A category's members as `resource` / `resource.group` in kubectl's order, or undefined. */
   expandCategory(name: string): string[] | undefined {
     const members = this.#catalog.categories.get(name.toLowerCase());
-    return members?.map((m) => (m.gv.group ? `${m.res.name}.${m.gv.group}` : m.res.name));
+    return members?.map((m) => groupResource(m.res.name, m.gv.group));
   }
 
   /** Group-versions missing from the snapshot discovery was built from. */

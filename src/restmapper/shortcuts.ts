@@ -7,6 +7,7 @@
  * Pure: warnings are appended to the caller's array.
  */
 import type { Catalog, Hit } from './catalog.js';
+import { groupResource } from '../core/gvk.js';
 
 export interface PartialResource {
   /** '' = any group. */
@@ -33,7 +34,7 @@ export function expandShortcut(catalog: Catalog, input: PartialResource, warning
     }
     // The same group/resource in another version is not an ambiguity.
     if (c.gv.group === found.gv.group && c.res.name === found.res.name) continue;
-    const gr = c.gv.group ? `${c.res.name}.${c.gv.group}` : c.res.name;
+    const gr = groupResource(c.res.name, c.gv.group);
     if (!warned.has(gr)) {
       warned.add(gr);
       warnings.push(`short name "${input.resource}" could also match lower priority resource ${gr}`);

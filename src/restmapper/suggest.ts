@@ -7,6 +7,7 @@
  */
 import { editDistance } from '../core/editdistance.js';
 import type { Catalog, Hit } from './catalog.js';
+import { groupResource } from '../core/gvk.js';
 
 const MAX_SUGGESTIONS = 3;
 
@@ -38,7 +39,7 @@ function qualifiedForms(catalog: Catalog, head: string, parts: string[]): string
     for (const h of hits) if (h.gv.group === group) out.add(`${h.res.name}.${h.gv.version}.${group}`);
     if (out.size) return [...out].slice(0, MAX_SUGGESTIONS + 1);
   }
-  for (const h of hits) out.add(h.gv.group ? `${h.res.name}.${h.gv.group}` : h.res.name);
+  for (const h of hits) out.add(groupResource(h.res.name, h.gv.group));
   return [...out].slice(0, MAX_SUGGESTIONS + 1);
 }
 

@@ -7,10 +7,10 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions, type RequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
-import type { X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
-import { parseCaBundle, presentedChain, verifyServerChain } from './tls-verify.js';
+import { parseCaBundle, presentedIntermediates, verifyServerChain } from './tls-verify.js';
 
 export interface Route {
   agent: HttpAgent;
@@ -69,36 +69,36 @@ export class VerifyingAgent extends HttpsAgent {
   ) {
     super(options);
   }
+
+  // Node calls createConnection(options, callback) and accepts the socket through the callback:
+  // the request is bound to the socket (and writes to it) only once the chain verified.
   override createConnection(options: RequestOptions, cb?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    const o = options as ConnectionOptions & { host?: string };
+    const o = options as ConnectionOptions;
     const serverName = o.servername || String(o.host ?? 'localhost');
     const s: TLSSocket = tlsConnect({ ...o, ca: [], rejectUnauthorized: false });
-    let settled = false;
-    const settle = (err: Error | null) => {
-      if (settled) return;
-      settled = true;
+    const onError = (e: Error) => {
+      s.removeListener('secureConnect', onSecure);
+      cb?.(e, undefined as unknown as Duplex);
+    };
+    const onSecure = () => {
       s.removeListener('error', onError);
+      let err: Error | undefined;
+      try {
+        // The leaf alone first; the presented chain only if an intermediate is needed. (Not
+        // getPeerX509Certificate(): on Node 20, after it getPeerCertificate(true) loses the chain.)
+        const raw = s.getPeerCertificate(false)?.raw;
+        if (!raw) err = Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+        else err = verifyServerChain(new X509Certificate(raw), () => presentedIntermediates(s.getPeerCertificate(true)), this.anchors, serverName, this.now());
+      } catch (e) {
+        err = Object.assign(new Error(`certificate verification failed: ${(e as Error).message}`), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+      }
       if (err) {
         s.destroy();
         cb?.(err, undefined as unknown as Duplex);
       } else cb?.(null, s);
     };
-    const onError = (e: Error) => settle(e);
-    s.on('error', onError);
-    s.once('secureConnect', () => {
-      let err: Error | undefined;
-      try {
-        const peer = s.getPeerCertificate(true);
-        if (!peer || !peer.raw) err = Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-        else {
-          const { leaf, intermediates } = presentedChain(peer);
-          err = verifyServerChain(leaf, intermediates, this.anchors, serverName, this.now());
-        }
-      } catch (e) {
-        err = Object.assign(new Error(`certificate verification failed: ${(e as Error).message}`), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-      }
-      settle(err ?? null);
-    });
+    s.once('error', onError);
+    s.once('secureConnect', onSecure);
     return undefined;
   }
 }
@@ -112,6 +112,10 @@ function verifyingAgent(tls: TLSConfig, cert: ClientCertificate | undefined, now
   return new VerifyingAgent({ ...POOL, ...rest }, anchors, now);
 }
 
+/**
+ * @param now  wall time for certificate validity (as OpenSSL uses; not the injected Clock, whose
+ *             fake time in tests has nothing to do with a certificate's dates)
+ */
 export function createRoute(server: string, tls: TLSConfig, proxy: ProxyChoice | undefined, cert?: ClientCertificate, now: () => number = Date.now): Route {
   const https = server.startsWith('https:');
   if (!proxy) {

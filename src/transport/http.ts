@@ -57,7 +57,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
   const routeFor = (cert: ClientCertificate | undefined): Route => {
     if (!route || cert !== routeCert) {
       route?.agent.destroy();
-      route = createRoute(server, config.tls, proxy, cert, () => clock.now());
+      route = createRoute(server, config.tls, proxy, cert);
       routeCert = cert;
     }
     return route;

@@ -54,7 +54,11 @@ function ekuAllowsServer(c: X509Certificate): boolean {
 
 /** The presented chain after the leaf, as X509Certificates (duplicates and cycles dropped). */
 export function presentedChain(peer: DetailedPeerCertificate): { leaf: X509Certificate; intermediates: X509Certificate[] } {
-  const leaf = new X509Certificate(peer.raw);
+  return { leaf: new X509Certificate(peer.raw), intermediates: presentedIntermediates(peer) };
+}
+
+/** The certificates the server sent after its leaf (duplicates and cycles dropped). */
+export function presentedIntermediates(peer: DetailedPeerCertificate): X509Certificate[] {
   const seen = new Set<string>([peer.fingerprint256]);
   const intermediates: X509Certificate[] = [];
   let c = peer.issuerCertificate;
@@ -63,7 +67,7 @@ export function presentedChain(peer: DetailedPeerCertificate): { leaf: X509Certi
     intermediates.push(new X509Certificate(c.raw));
     c = c.issuerCertificate;
   }
-  return { leaf, intermediates };
+  return intermediates;
 }
 
 /**
@@ -72,7 +76,7 @@ export function presentedChain(peer: DetailedPeerCertificate): { leaf: X509Certi
  */
 export function verifyServerChain(
   leaf: X509Certificate,
-  intermediates: readonly X509Certificate[],
+  presented: readonly X509Certificate[] | (() => readonly X509Certificate[]),
   anchors: readonly X509Certificate[],
   serverName: string,
   now: number,
@@ -97,6 +101,10 @@ export function verifyServerChain(
     // A path that failed on dates says more than "unknown authority".
     if (!best || best.code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') best = e;
   };
+  // The presented chain is built only when no anchor signed the leaf itself (the usual cluster CA
+  // signs the serving certificate directly; reading the chain costs ~1 ms).
+  let intermediates: readonly X509Certificate[] | undefined;
+  const chain = () => (intermediates ??= typeof presented === 'function' ? presented() : presented);
   const used = new Set<X509Certificate>();
   const chainTo = (cert: X509Certificate, depth: number): boolean => {
     for (const a of anchors) {
@@ -116,7 +124,7 @@ export function verifyServerChain(
       }
       return true;
     }
-    for (const i of intermediates) {
+    for (const i of chain()) {
       if (used.has(i) || !cert.checkIssued(i) || !cert.verify(i.publicKey)) continue;
       if (!i.ca) {
         note(fail('INVALID_CA', 'invalid CA certificate'));

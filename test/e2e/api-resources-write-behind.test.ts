@@ -5,29 +5,14 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
-import { repoRoot } from '../unit/discovery/fixtures.js';
+import { hasKubectl, runCommand, runKdyn } from '../support/cli.js';
 import { cachePaths } from '../../src/discovery/cache-dir.js';
 
-const KDYN = join(repoRoot(), 'bin', 'kdyn');
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-
-interface Run { code: number; out: string; err: string }
-
-function run(cmd: string, args: string[], home: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { PATH: process.env.PATH, HOME: home }, timeout: 60_000 });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
+const inHome = (home: string) => ({ env: { PATH: process.env.PATH, HOME: home } });
 
 /** Resolves once `file` exists: woken by fs events on its directory tree, bounded by `timeoutMs`. */
 function waitForFile(dir: string, file: string, timeoutMs: number): Promise<boolean> {
@@ -58,7 +43,7 @@ describe('kdyn api-resources writes kubectl\'s layout behind (200 extra groups)'
 
   test('exit 0 with every row; then kubectl --cached reads the layout the writer left', async (t) => {
     const cacheDir = join(home, 'cache');
-    const kdyn = await run(process.execPath, [KDYN, 'api-resources', '--kubeconfig', kubeconfig, '--cache-dir', cacheDir], home);
+    const kdyn = await runKdyn(['api-resources', '--kubeconfig', kubeconfig, '--cache-dir', cacheDir], inHome(home));
     assert.equal(kdyn.code, 0, kdyn.err);
     assert.equal(kdyn.err, '');
     const extra = kdyn.out.split('\n').filter((l) => /\bg\d{4}\.extra\.kdyn\.dev\/v1\b/.test(l));
@@ -70,12 +55,12 @@ describe('kdyn api-resources writes kubectl\'s layout behind (200 extra groups)'
 
     // A warm kdyn answers the same, with no requests.
     server.clearLog();
-    const warm = await run(process.execPath, [KDYN, 'api-resources', '--kubeconfig', kubeconfig, '--cache-dir', cacheDir], home);
+    const warm = await runKdyn(['api-resources', '--kubeconfig', kubeconfig, '--cache-dir', cacheDir], inHome(home));
     assert.equal(warm.out, kdyn.out);
     assert.deepEqual(server.requestLog.filter((e) => e.userAgent.startsWith('kdyn')), []);
 
-    if (!hasKubectl) return t.skip('kubectl not on PATH');
-    const kubectl = await run('kubectl', ['api-resources', '--cached', '--kubeconfig', kubeconfig, '--cache-dir', cacheDir], home);
+    if (!hasKubectl()) return t.skip('kubectl not on PATH');
+    const kubectl = await runCommand('kubectl', ['api-resources', '--cached', '--kubeconfig', kubeconfig, '--cache-dir', cacheDir], inHome(home));
     assert.equal(kubectl.code, 0, kubectl.err);
     assert.equal(kubectl.out, kdyn.out);
     // (The kubectl-dispatcher wrapper asks /version first; discovery is /api and /apis.)

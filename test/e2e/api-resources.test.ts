@@ -4,34 +4,17 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, utimesSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
-import { repoRoot } from '../unit/discovery/fixtures.js';
+import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
 
-const ROOT = repoRoot();
-const KDYN = join(ROOT, 'bin', 'kdyn');
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-
-interface Run { code: number; out: string; err: string }
-
-/** Async: the server runs in this process, so a blocking spawnSync would deadlock. */
+/** Each tool runs with its own cache dir; HOME is the test's temp dir. */
 function runTool(tool: 'kdyn' | 'kubectl', args: string[], env: { home: string; kubeconfig: string; cacheDir: string }): Promise<Run> {
-  const cmd = tool === 'kdyn' ? process.execPath : 'kubectl';
-  const argv = tool === 'kdyn' ? [KDYN, ...args] : args;
-  return new Promise((resolve) => {
-    const child = spawn(cmd, [...argv, '--kubeconfig', env.kubeconfig, '--cache-dir', env.cacheDir], {
-      env: { PATH: process.env.PATH, HOME: env.home },
-      timeout: 60_000,
-    });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
+  const argv = [...args, '--kubeconfig', env.kubeconfig, '--cache-dir', env.cacheDir];
+  const opts = { env: { PATH: process.env.PATH, HOME: env.home } };
+  return tool === 'kdyn' ? runKdyn(argv, opts) : runCommand('kubectl', argv, opts);
 }
 
 function discoveryRequests(s: LocalApiServer, agent: string) {
@@ -137,7 +120,7 @@ describe('kdyn api-resources (aggregated discovery)', () => {
   });
 
   test('output identical to kubectl api-resources for every flag combination', async (t) => {
-    if (!hasKubectl) return t.skip('kubectl not on PATH');
+    if (!hasKubectl()) return t.skip('kubectl not on PATH');
     for (const flags of FLAG_SETS) {
       const k = await runTool('kubectl', ['api-resources', ...flags], env.kubectl);
       const d = await runTool('kdyn', ['api-resources', ...flags], env.kdyn);
@@ -148,7 +131,7 @@ describe('kdyn api-resources (aggregated discovery)', () => {
   });
 
   test("kubectl reads the cache kdyn wrote, and kdyn reads the cache kubectl wrote", async (t) => {
-    if (!hasKubectl) return t.skip('kubectl not on PATH');
+    if (!hasKubectl()) return t.skip('kubectl not on PATH');
     const fresh = setup(server);
     const k = await runTool('kubectl', ['api-resources'], fresh.kubectl);
     const d = await runTool('kdyn', ['api-resources'], fresh.kdyn);
@@ -176,7 +159,7 @@ describe('kdyn api-resources (legacy discovery)', () => {
   after(() => server.stop());
 
   test('output identical to kubectl', async (t) => {
-    if (!hasKubectl) return t.skip('kubectl not on PATH');
+    if (!hasKubectl()) return t.skip('kubectl not on PATH');
     for (const flags of [[], ['-o', 'wide'], ['--sort-by=kind'], ['--namespaced=false', '-o', 'name']]) {
       const k = await runTool('kubectl', ['api-resources', ...flags], env.kubectl);
       const d = await runTool('kdyn', ['api-resources', ...flags], env.kdyn);

@@ -4,37 +4,23 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = join(root, 'bin/kdyn');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { repoRoot, runKdyn, type Run } from '../support/cli.js';
 
 /** Runs the CLI asynchronously (the API server lives in this process) with HOME set to `home`. */
 function kdyn(args: string[], home: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
+  return runKdyn(args, { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env }, timeoutMs: 20_000 });
 }
 
 /** stderr must be exactly one line: the message. */
 function oneLineError(r: Run): string {
-  const lines = r.stderr.split('\n').filter((l) => l !== '');
-  assert.equal(lines.length, 1, `one line on stderr, got:\n${r.stderr}`);
-  assert.ok(!/\n\s+at /.test(r.stderr), 'no stack trace');
+  const lines = r.err.split('\n').filter((l) => l !== '');
+  assert.equal(lines.length, 1, `one line on stderr, got:\n${r.err}`);
+  assert.ok(!/\n\s+at /.test(r.err), 'no stack trace');
   return lines[0]!;
 }
 
@@ -60,7 +46,7 @@ const file = (name: string, content: string) => {
 };
 
 before(async () => {
-  assert.ok(existsSync(join(root, 'dist/cli/bin.js')), 'the CLI is built (node scripts/build.mjs)');
+  assert.ok(existsSync(join(repoRoot(), 'dist/cli/bin.js')), 'the CLI is built (node scripts/build.mjs)');
   s = await startServer({ tls: true, seed: 'empty' });
   home = mkdtempSync(join(tmpdir(), 'kdyn-e2e-errors-'));
   good = join(home, 'good.yaml');
@@ -100,7 +86,7 @@ describe('bad input: message and exit code', () => {
     t.after(() => rmSync(empty, { recursive: true, force: true }));
     const r = await kdyn(['version'], empty);
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /^Client Version: v\d+\.\d+\.\d+\S*\n$/, 'the client version comes first, as kubectl prints it');
+    assert.match(r.out, /^Client Version: v\d+\.\d+\.\d+\S*\n$/, 'the client version comes first, as kubectl prints it');
     assert.equal(oneLineError(r), 'The connection to the server localhost:8080 was refused - did you specify the right host or port?');
   });
 
@@ -172,7 +158,7 @@ describe('bad input: message and exit code', () => {
     const r = await kdyn(['version', '--kubeconfig', f], home);
     assert.equal(r.code, 1);
     assert.equal(oneLineError(r), 'error: You must be logged in to the server (Unauthorized)');
-    assert.ok(!r.stderr.includes('expired-token-value'));
+    assert.ok(!r.err.includes('expired-token-value'));
     const viaFlag = await kdyn(['version', '--kubeconfig', good, '--token', 'nope'], home);
     assert.equal(oneLineError(viaFlag), 'error: You must be logged in to the server (Unauthorized)');
   });
@@ -196,9 +182,9 @@ describe('bad input: message and exit code', () => {
     const plugin = file('good-plugin.mjs', `process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: ${JSON.stringify(s.token)} } }));\n`);
     const f = file('exec-ok.yaml', config({ user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [plugin], interactiveMode: 'Never' } } }));
     const r = await kdyn(['version', '--kubeconfig', f], home);
-    assert.equal(r.stderr, '');
+    assert.equal(r.err, '');
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /^Server Version: v1\.32\.\d+$/m);
+    assert.match(r.out, /^Server Version: v1\.32\.\d+$/m);
   });
 
   test('an unknown flag or command: exit 2', async () => {
@@ -222,11 +208,11 @@ describe('bad input: message and exit code', () => {
   test('a stack trace only at -v=9', async () => {
     const f = file('noca9.yaml', config({ ca: false }));
     const quiet = await kdyn(['version', '--kubeconfig', f, '-v=5'], home);
-    assert.ok(!/\n\s+at /.test(quiet.stderr));
+    assert.ok(!/\n\s+at /.test(quiet.err));
     const loud = await kdyn(['version', '--kubeconfig', f, '-v=9'], home);
     assert.equal(loud.code, 1);
-    assert.match(loud.stderr, /Unable to connect to the server: tls: failed to verify certificate/);
-    assert.match(loud.stderr, /\n\s+at /, 'stack trace at -v=9');
-    assert.ok(!loud.stderr.includes(s.token), 'token never logged, even at -v=9');
+    assert.match(loud.err, /Unable to connect to the server: tls: failed to verify certificate/);
+    assert.match(loud.err, /\n\s+at /, 'stack trace at -v=9');
+    assert.ok(!loud.err.includes(s.token), 'token never logged, even at -v=9');
   });
 });

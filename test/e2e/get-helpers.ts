@@ -4,23 +4,15 @@
  * with its own HOME and discovery cache. The server's clock is fixed, so the server-side AGE cells
  * are the same for both tools and tables compare byte for byte.
  */
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { FakeClock } from '../../src/core/clock.js';
 import { startServer, type LocalApiServer, type ServerOptions } from '../support/apiserver/server.js';
+import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const KDYN = join(ROOT, 'bin', 'kdyn');
-export const HAS_KUBECTL = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-
-export interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
+export type { Run };
+export const HAS_KUBECTL = hasKubectl();
 
 export interface GetEnv {
   server: LocalApiServer;
@@ -29,15 +21,6 @@ export interface GetEnv {
   kdyn(args: string[], extraEnv?: Record<string, string>): Promise<Run>;
   kubectl(args: string[]): Promise<Run>;
   stop(): Promise<void>;
-}
-
-function run(cmd: string, argv: string[], env: Record<string, string | undefined>, cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(cmd, argv, { env, cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : -1) : 0;
-      resolve({ code, out: stdout, err: stderr });
-    });
-  });
 }
 
 export async function startGetEnv(options: ServerOptions = {}): Promise<GetEnv> {
@@ -51,16 +34,11 @@ export async function startGetEnv(options: ServerOptions = {}): Promise<GetEnv> 
     server,
     dir,
     kubeconfig,
-    kdyn: (args, extraEnv = {}) => run(process.execPath, [KDYN, ...args], { PATH: process.env.PATH, HOME: homeK, KUBECONFIG: kubeconfig, ...extraEnv }, dir),
-    kubectl: (args) => run('kubectl', args, { PATH: process.env.PATH, HOME: homeC, KUBECONFIG: kubeconfig }, dir),
+    kdyn: (args, extraEnv = {}) => runKdyn(args, { env: { PATH: process.env.PATH, HOME: homeK, KUBECONFIG: kubeconfig, ...extraEnv }, cwd: dir }),
+    kubectl: (args) => runCommand('kubectl', args, { env: { PATH: process.env.PATH, HOME: homeC, KUBECONFIG: kubeconfig }, cwd: dir }),
     stop: async () => {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** A table as rows of cells (kubectl separates columns by at least three spaces). */
-export function cells(table: string): string[][] {
-  return table.split('\n').filter((l) => l !== '').map((l) => l.trimEnd().split(/ {3,}/));
 }

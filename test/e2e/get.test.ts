@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { HAS_KUBECTL, startGetEnv, cells, type GetEnv, type Run } from './get-helpers.js';
+import { HAS_KUBECTL, startGetEnv, type GetEnv, type Run } from './get-helpers.js';
 
 let env: GetEnv;
 before(async () => {

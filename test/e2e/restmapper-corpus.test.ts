@@ -7,13 +7,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
+import { hasKubectl } from '../support/cli.js';
 import { loadRestConfig } from '../../src/kubeconfig/load.js';
 import { createTransport } from '../../src/transport/http.js';
 import { createCachedDiscovery } from '../../src/discovery/cached.js';
@@ -29,7 +30,6 @@ import { NoResourceMatchError } from '../../src/restmapper/errors.js';
 import { CORPUS_DIR, collectionPath, readCorpusCases, readCorpusJSON, shortNameWarnings } from '../unit/restmapper/snapshot.js';
 
 const execFileAsync = promisify(execFile);
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
 let server: LocalApiServer;
 let home: string;
@@ -132,7 +132,7 @@ describe('RESTMapper corpus on the local API server', () => {
     assert.deepEqual(discoveryGets().sort(), ['/api', '/apis']);
   });
 
-  test('kubectl on the same server lists the same collections (sample)', { skip: !hasKubectl && 'kubectl not on PATH' }, async () => {
+  test('kubectl on the same server lists the same collections (sample)', { skip: !hasKubectl() && 'kubectl not on PATH' }, async () => {
     const warnings: string[] = [];
     const mapper = new DeferredRESTMapper(newDiscovery(join(home, 'cache-kubectl-cmp')), { warn: (m) => warnings.push(m) });
     for (const input of ['po', 'deploy', 'dp', 'cm', 'gadgets', 'Deployment.shadow.example.com', 'storageclass.storage', 'hpa']) {

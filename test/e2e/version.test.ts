@@ -1,30 +1,20 @@
 /** `kdyn version` through the built CLI against the local API server (and kubectl's shape when present). */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join } from 'node:path';
 import { load } from 'js-yaml';
 import { startServer, VERSION_INFO, type LocalApiServer } from '../support/apiserver/server.js';
+import { KDYN, repoRoot, runCommand, type Run } from '../support/cli.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = repoRoot();
 const pkgVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 function run(cmd: string, args: string[], home: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
+  return runCommand(cmd, args, { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env }, timeoutMs: 20_000 });
 }
-const kdyn = (args: string[], home: string, env?: Record<string, string>) => run(process.execPath, [join(root, 'bin/kdyn'), ...args], home, env);
+const kdyn = (args: string[], home: string, env?: Record<string, string>) => run(process.execPath, [KDYN, ...args], home, env);
 const onPath = (name: string) => (process.env.PATH ?? '').split(delimiter).some((d) => d && existsSync(join(d, name)));
 
 let s: LocalApiServer;
@@ -47,17 +37,17 @@ describe('kdyn version', () => {
     s.clearLog();
     const r = await kdyn(['version', '--client'], home, { KUBECONFIG: kc });
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, `Client Version: v${pkgVersion}\n`);
-    assert.equal(r.stderr, '');
+    assert.equal(r.out, `Client Version: v${pkgVersion}\n`);
+    assert.equal(r.err, '');
     assert.equal(s.requestLog.length, 0);
   });
 
   test('client and server versions, from GET /version, as kdyn/<version>', async () => {
     s.clearLog();
     const r = await kdyn(['version'], home, { KUBECONFIG: kc });
-    assert.equal(r.stderr, '');
+    assert.equal(r.err, '');
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, `Client Version: v${pkgVersion}\nServer Version: ${VERSION_INFO.gitVersion}\n`);
+    assert.equal(r.out, `Client Version: v${pkgVersion}\nServer Version: ${VERSION_INFO.gitVersion}\n`);
     assert.deepEqual(s.requestLog.map((e) => `${e.method} ${e.path} ${e.status}`), ['GET /version 200']);
     assert.equal(s.requestLog[0]!.userAgent, `kdyn/${pkgVersion}`);
   });
@@ -65,12 +55,12 @@ describe('kdyn version', () => {
   test('-o json: kubectl\'s structure', async () => {
     const r = await kdyn(['version', '-o', 'json', '--kubeconfig', kc], home);
     assert.equal(r.code, 0);
-    const doc = JSON.parse(r.stdout) as { clientVersion: Record<string, string>; serverVersion: Record<string, string> };
+    const doc = JSON.parse(r.out) as { clientVersion: Record<string, string>; serverVersion: Record<string, string> };
     assert.deepEqual(Object.keys(doc), ['clientVersion', 'serverVersion']);
     assert.equal(doc.clientVersion.gitVersion, `v${pkgVersion}`);
     assert.equal(doc.clientVersion.major, pkgVersion.split('.')[0]);
     assert.deepEqual(doc.serverVersion, VERSION_INFO);
-    assert.ok(r.stdout.startsWith('{\n  "clientVersion": {\n    "major": '), 'indented by two spaces, as kubectl');
+    assert.ok(r.out.startsWith('{\n  "clientVersion": {\n    "major": '), 'indented by two spaces, as kubectl');
   });
 
   test('-o json has the keys kubectl prints (kubectl on PATH)', async (t) => {
@@ -79,9 +69,9 @@ describe('kdyn version', () => {
       run('kubectl', ['version', '-o', 'json', '--kubeconfig', kc], home),
       kdyn(['version', '-o', 'json', '--kubeconfig', kc], home),
     ]);
-    assert.equal(k.code, 0, k.stderr);
-    const kj = JSON.parse(k.stdout) as Record<string, Record<string, string>>;
-    const dj = JSON.parse(d.stdout) as Record<string, Record<string, string>>;
+    assert.equal(k.code, 0, k.err);
+    const kj = JSON.parse(k.out) as Record<string, Record<string, string>>;
+    const dj = JSON.parse(d.out) as Record<string, Record<string, string>>;
     assert.deepEqual(Object.keys(dj.clientVersion!), Object.keys(kj.clientVersion!));
     assert.deepEqual(dj.serverVersion, kj.serverVersion);
     // kustomizeVersion is kubectl-only
@@ -91,11 +81,11 @@ describe('kdyn version', () => {
   test('-o yaml', async () => {
     const r = await kdyn(['version', '-o', 'yaml', '--kubeconfig', kc], home);
     assert.equal(r.code, 0);
-    const doc = load(r.stdout) as { clientVersion: { gitVersion: string }; serverVersion: unknown };
+    const doc = load(r.out) as { clientVersion: { gitVersion: string }; serverVersion: unknown };
     assert.equal(doc.clientVersion.gitVersion, `v${pkgVersion}`);
     assert.deepEqual(doc.serverVersion, VERSION_INFO);
-    assert.match(r.stdout, /^clientVersion:\n {2}buildDate: /, 'keys sorted, as kubectl');
-    assert.match(r.stdout, /major: "1"/, 'numeric strings double-quoted, as kubectl');
+    assert.match(r.out, /^clientVersion:\n {2}buildDate: /, 'keys sorted, as kubectl');
+    assert.match(r.out, /major: "1"/, 'numeric strings double-quoted, as kubectl');
   });
 
   test('server failure: the client version, then the error, exit 1 (also with -o json)', async () => {
@@ -103,11 +93,11 @@ describe('kdyn version', () => {
     try {
       const r = await kdyn(['version', '--kubeconfig', kc], home);
       assert.equal(r.code, 1);
-      assert.equal(r.stdout, `Client Version: v${pkgVersion}\n`);
-      assert.equal(r.stderr, 'Error from server (InternalError): an error on the server ("database on fire") has prevented the request from succeeding\n');
+      assert.equal(r.out, `Client Version: v${pkgVersion}\n`);
+      assert.equal(r.err, 'Error from server (InternalError): an error on the server ("database on fire") has prevented the request from succeeding\n');
       const j = await kdyn(['version', '-o', 'json', '--kubeconfig', kc], home);
       assert.equal(j.code, 1);
-      assert.deepEqual(Object.keys(JSON.parse(j.stdout)), ['clientVersion']);
+      assert.deepEqual(Object.keys(JSON.parse(j.out)), ['clientVersion']);
     } finally {
       s.faults.clear();
     }
@@ -118,11 +108,11 @@ describe('kdyn version', () => {
       s.faults.add({ path: '/version', status: 200, body: '<html>captive portal</html>', headers: { 'content-type': 'text/html' }, times: 1 });
       const r = await kdyn(['version', '--kubeconfig', kc], home);
       assert.equal(r.code, 1);
-      assert.match(r.stderr, /^error: the server's response to https:\/\/127\.0\.0\.1:\d+\/version \(HTTP 200\) could not be decoded as JSON: [^\n]*\n$/);
+      assert.match(r.err, /^error: the server's response to https:\/\/127\.0\.0\.1:\d+\/version \(HTTP 200\) could not be decoded as JSON: [^\n]*\n$/);
       s.faults.add({ path: '/version', status: 200, body: '{"kind":"Pod"}', times: 1 });
       const r2 = await kdyn(['version', '--kubeconfig', kc], home);
       assert.equal(r2.code, 1);
-      assert.match(r2.stderr, /^error: the server's answer to https:\/\/127\.0\.0\.1:\d+\/version is not version information \(no gitVersion\)\n$/);
+      assert.match(r2.err, /^error: the server's answer to https:\/\/127\.0\.0\.1:\d+\/version is not version information \(no gitVersion\)\n$/);
     } finally {
       s.faults.clear();
     }
@@ -132,20 +122,20 @@ describe('kdyn version', () => {
     s.faults.add({ path: '/version', status: 503, headers: { 'retry-after': '0' }, times: 1 });
     s.clearLog();
     const r = await kdyn(['version', '--kubeconfig', kc], home);
-    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.code, 0, r.err);
     assert.deepEqual(s.requestLog.map((e) => e.status), [503, 200]);
   });
 
   test('-v=6: one request line per HTTP request, no token; -v=8 masks Authorization', async () => {
     const r = await kdyn(['version', '--kubeconfig', kc, '-v=6'], home);
     assert.equal(r.code, 0);
-    const lines = r.stderr.split('\n').filter((l) => / in \d+ milliseconds$/.test(l));
-    assert.equal(lines.length, 1, r.stderr);
+    const lines = r.err.split('\n').filter((l) => / in \d+ milliseconds$/.test(l));
+    assert.equal(lines.length, 1, r.err);
     assert.match(lines[0]!, new RegExp(`round_trippers\\.go:\\d+\\] GET ${s.url.replace(/\./g, '\\.')}/version 200 OK in \\d+ milliseconds$`));
-    assert.ok(!r.stderr.includes(s.token));
+    assert.ok(!r.err.includes(s.token));
     const r8 = await kdyn(['version', '--kubeconfig', kc, '-v=8'], home);
-    assert.match(r8.stderr, /Authorization: Bearer <masked>/);
-    assert.ok(!r8.stderr.includes(s.token));
+    assert.match(r8.err, /Authorization: Bearer <masked>/);
+    assert.ok(!r8.err.includes(s.token));
   });
 
   test('an oidc auth-provider user: the bundled client-node chunk loads on demand and authenticates', async () => {
@@ -163,9 +153,9 @@ describe('kdyn version', () => {
         contexts: [{ name: 'o', context: { cluster: 'o', user: 'o' } }],
       }));
       const r = await kdyn(['version', '--kubeconfig', f, '-v=8'], home);
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /Server Version: v1\.32/);
-      assert.ok(!r.stderr.includes(idToken), 'the id-token is never logged');
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /Server Version: v1\.32/);
+      assert.ok(!r.err.includes(idToken), 'the id-token is never logged');
     } finally {
       await oidc.stop();
     }
@@ -175,7 +165,7 @@ describe('kdyn version', () => {
     const ca = join(home, 'ca.crt');
     (await import('node:fs')).writeFileSync(ca, s.caPem!);
     const r = await kdyn(['version', '--server', s.url, '--token', s.token, '--certificate-authority', ca], home);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /Server Version: v1\.32/);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /Server Version: v1\.32/);
   });
 });

@@ -83,14 +83,6 @@ export function loadExchange(which: number | string, dir = exchangesDir()): Exch
   return parseExchange(readFileSync(join(dir, file), 'utf8'), file.replace(/\.http$/, ''));
 }
 
-/** Every recording in the directory, in file order. */
-export function loadAllExchanges(dir = exchangesDir()): Exchange[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.http'))
-    .sort()
-    .map((f) => parseExchange(readFileSync(join(dir, f), 'utf8'), f.replace(/\.http$/, '')));
-}
-
 /**
  * The shape of a JSON value as a set of `path:type` lines (`.items[].metadata.name:string`): keys and
  * value types, recursively, with array elements merged under `[]`. Values themselves (uids,

@@ -32,7 +32,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     name: '',
     parts: [],
   };
-  let parts = path.replace(/^\/+|\/+$/g, '').split('/').filter((p, i, a) => !(p === '' && a.length === 1));
+  let parts = path.replace(/^\/+|\/+$/g, '').split('/').filter((p, _i, a) => !(p === '' && a.length === 1));
   if (parts.length === 0) return info;
   const prefix = parts[0]!;
   if (prefix !== 'api' && prefix !== 'apis') return info;

@@ -1,40 +1,17 @@
 /** `Status` bodies and plain responses as kube-apiserver writes them. */
+import { knownReason, type Status } from '../../../src/core/errors.js';
 import type { Obj, RawResponse } from './types.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-cache, private' };
 
-const REASON: Record<number, string> = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  405: 'MethodNotAllowed',
-  406: 'NotAcceptable',
-  409: 'Conflict',
-  410: 'Expired',
-  415: 'UnsupportedMediaType',
-  422: 'Invalid',
-  429: 'TooManyRequests',
-  500: 'InternalError',
-  503: 'ServiceUnavailable',
-  504: 'Timeout',
-};
-
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: Array<{ reason?: string; message?: string; field?: string }>;
-  retryAfterSeconds?: number;
-}
+export type StatusDetails = NonNullable<Status['details']>;
 
 /** Thrown by handlers; the pipeline turns it into a Status response. */
 export class ApiError extends Error {
   constructor(
     readonly code: number,
     message: string,
-    readonly reason: string = REASON[code] ?? 'Unknown',
+    readonly reason: string = knownReason(code) ?? 'Unknown',
     readonly details?: StatusDetails,
     readonly headers: Record<string, string> = {},
   ) {

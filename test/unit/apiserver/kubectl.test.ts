@@ -3,7 +3,7 @@
 // instance, apply -f, explain and delete. Skipped when kubectl is not on PATH.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +13,9 @@ import { startServer, type LocalApiServer } from '../../support/apiserver/server
 import type { LocalCatalog, ServedGroup } from '../../support/apiserver/catalog.js';
 import { fixturesDir } from '../../support/exchanges.js';
 import type { Obj } from '../../support/apiserver/types.js';
+import { hasKubectl } from '../../support/cli.js';
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
-const skip = hasKubectl ? false : 'kubectl not on PATH';
+const skip = hasKubectl() ? false : 'kubectl not on PATH';
 
 interface Run {
   code: number;

@@ -38,6 +38,8 @@ test('every byte of a large output arrives, in order', async () => {
   assert.equal(bad, false);
 });
 
+// Node's child stdio is a socket pair: the writer sees EPIPE, or ECONNRESET when the reader closed with
+// data unread (which of the two depends on timing); both must reach onEpipe.
 test('a reader that goes away early is EPIPE, handed to onEpipe, not an error', async () => {
   const child = writer(100_000);
   child.stdout.once('data', () => child.stdout.destroy());

@@ -1,17 +1,7 @@
 /** Reads the recorded discovery exchanges copied into test/fixtures/discovery/. */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('repo root not found');
-    dir = up;
-  }
-  return dir;
-}
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../support/cli.js';
 
 export function fixturePath(name: string): string {
   return join(repoRoot(), 'test', 'fixtures', 'discovery', name);

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHarness, listFiles, type Harness } from './harness.js';
-import { repoRoot } from './fixtures.js';
+import { repoRoot } from '../../support/cli.js';
 import { createCachedDiscovery, type WriteBehindJob } from '../../../src/discovery/cached.js';
 import { cachePaths } from '../../../src/discovery/cache-dir.js';
 import { silentLogger } from '../../../src/core/log.js';

@@ -39,8 +39,8 @@ describe('merge with kubectl rules', () => {
     contexts: { 'ctx-a': { cluster: 'onlyB', user: 'ub' }, 'ctx-b': { cluster: 'onlyB', user: 'ub' } },
   }));
 
-  test('first file owns a name whole; first current-context wins; missing files skipped', () => {
-    const m = loadMerged(selectFiles(undefined, { KUBECONFIG: `${join(t.dir, 'missing.yaml')}:${a}:${b}` }, '/', undefined));
+  test('first file owns a name whole; first current-context wins; missing files skipped', async () => {
+    const m = await loadMerged(selectFiles(undefined, { KUBECONFIG: `${join(t.dir, 'missing.yaml')}:${a}:${b}` }, '/', undefined));
     assert.equal(m.currentContext, 'ctx-a');
     assert.deepEqual(m.files, [a, b]);
     // the whole entry comes from a: b's insecure flag is not merged into it
@@ -132,7 +132,7 @@ describe('relative paths resolve against the file that names them', () => {
     assert.equal(rc.credentials.kind, 'token-file');
     assert.equal(await rc.credentials.getAuthorization(), 'Bearer file-token');
 
-    const m = loadMerged(selectFiles(undefined, { KUBECONFIG: t.write('sub/exec.yaml', kubeconfig({
+    const m = await loadMerged(selectFiles(undefined, { KUBECONFIG: t.write('sub/exec.yaml', kubeconfig({
       users: { e: { exec: { command: './bin/plugin', apiVersion: 'client.authentication.k8s.io/v1' } }, bare: { exec: { command: 'plugin' } } },
     })) }, '/', undefined));
     assert.equal((m.users.get('e')!.value.exec!.command), join(t.dir, 'sub/bin/plugin'));

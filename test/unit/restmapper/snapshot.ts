@@ -1,7 +1,7 @@
 /** Small hand-built DiscoverySnapshots for the RESTMapper tests. */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../support/cli.js';
 import type { APIResource, DiscoverySnapshot } from '../../../src/discovery/types.js';
 
 export interface R {
@@ -120,16 +120,6 @@ export const COLLIDING: G[] = [
   { name: 'things.io.extra', versions: [['v1', [{ name: 'gizmos', kind: 'Gizmo' }]]] },
   { name: 'things.io', versions: [['v1', [{ name: 'gizmos', kind: 'Gizmo' }]]] },
 ];
-
-export function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('repo root not found');
-    dir = up;
-  }
-  return dir;
-}
 
 export const CORPUS_DIR = (): string => join(repoRoot(), 'test', 'fixtures', 'restmapper-corpus');
 
