@@ -5,10 +5,10 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, watch } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
+import type { LocalApiServer } from '../support/apiserver/server.js';
+import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import { hasKubectl, runCommand, runKdyn } from '../support/cli.js';
 import { cachePaths } from '../../src/discovery/cache-dir.js';
 
@@ -30,16 +30,15 @@ function waitForFile(dir: string, file: string, timeoutMs: number): Promise<bool
 }
 
 describe('kdyn api-resources writes kubectl\'s layout behind (200 extra groups)', () => {
+  let env: ServerEnv;
   let server: LocalApiServer;
   let home: string;
   let kubeconfig: string;
   before(async () => {
-    server = await startServer({ seed: 'demo', extraGroups: 200, tls: true });
-    home = mkdtempSync(join(tmpdir(), 'kdyn-e2e-wb-'));
-    kubeconfig = join(home, 'kubeconfig');
-    server.writeKubeconfig(kubeconfig);
+    env = await startServerEnv({ seed: 'demo', extraGroups: 200 }, 'kdyn-e2e-wb-');
+    ({ server, dir: home, kubeconfig } = env);
   });
-  after(() => server.stop());
+  after(() => env.stop());
 
   test('exit 0 with every row; then kubectl --cached reads the layout the writer left', async (t) => {
     const cacheDir = join(home, 'cache');

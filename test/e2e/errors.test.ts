@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
 import { repoRoot, runKdyn, type Run } from '../support/cli.js';
+import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 
 /** Runs the CLI asynchronously (the API server lives in this process) with HOME set to `home`. */
 function kdyn(args: string[], home: string, env: Record<string, string> = {}): Promise<Run> {
@@ -36,6 +37,7 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
+let env: ServerEnv;
 let s: LocalApiServer;
 let home: string;
 let good: string;
@@ -47,15 +49,10 @@ const file = (name: string, content: string) => {
 
 before(async () => {
   assert.ok(existsSync(join(repoRoot(), 'dist/cli/bin.js')), 'the CLI is built (node scripts/build.mjs)');
-  s = await startServer({ tls: true, seed: 'empty' });
-  home = mkdtempSync(join(tmpdir(), 'kdyn-e2e-errors-'));
-  good = join(home, 'good.yaml');
-  s.writeKubeconfig(good);
+  env = await startServerEnv({ seed: 'empty' }, 'kdyn-e2e-errors-');
+  ({ server: s, dir: home, kubeconfig: good } = env);
 });
-after(async () => {
-  await s.stop();
-  rmSync(home, { recursive: true, force: true });
-});
+after(() => env.stop());
 
 const caData = () => Buffer.from(s.caPem!).toString('base64');
 function config(o: { server?: string; ca?: boolean; user?: object; contextCluster?: string; contextUser?: string }): string {

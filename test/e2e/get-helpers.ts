@@ -4,11 +4,10 @@
  * with its own HOME and discovery cache. The server's clock is fixed, so the server-side AGE cells
  * are the same for both tools and tables compare byte for byte.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock } from '../../src/core/clock.js';
-import { startServer, type LocalApiServer, type ServerOptions } from '../support/apiserver/server.js';
+import type { LocalApiServer, ServerOptions } from '../support/apiserver/server.js';
+import { startServerEnv } from '../support/server-env.js';
 import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
 
 export type { Run };
@@ -24,10 +23,7 @@ export interface GetEnv {
 }
 
 export async function startGetEnv(options: ServerOptions = {}): Promise<GetEnv> {
-  const server = await startServer({ seed: 'demo', tls: true, clock: new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0)), ...options });
-  const dir = mkdtempSync(join(tmpdir(), 'kdyn-e2e-get-'));
-  const kubeconfig = join(dir, 'kubeconfig');
-  server.writeKubeconfig(kubeconfig);
+  const { server, dir, kubeconfig, stop } = await startServerEnv({ seed: 'demo', clock: new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0)), ...options }, 'kdyn-e2e-get-');
   const homeK = join(dir, 'home-kdyn');
   const homeC = join(dir, 'home-kubectl');
   return {
@@ -36,9 +32,6 @@ export async function startGetEnv(options: ServerOptions = {}): Promise<GetEnv> 
     kubeconfig,
     kdyn: (args, extraEnv = {}) => runKdyn(args, { env: { PATH: process.env.PATH, HOME: homeK, KUBECONFIG: kubeconfig, ...extraEnv }, cwd: dir }),
     kubectl: (args) => runCommand('kubectl', args, { env: { PATH: process.env.PATH, HOME: homeC, KUBECONFIG: kubeconfig }, cwd: dir }),
-    stop: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }

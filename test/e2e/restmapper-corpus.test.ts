@@ -9,11 +9,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
+import type { LocalApiServer } from '../support/apiserver/server.js';
+import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import { hasKubectl } from '../support/cli.js';
 import { loadRestConfig } from '../../src/kubeconfig/load.js';
 import { createTransport } from '../../src/transport/http.js';
@@ -31,6 +31,7 @@ import { CORPUS_DIR, collectionPath, readCorpusCases, readCorpusJSON, shortNameW
 
 const execFileAsync = promisify(execFile);
 
+let env: ServerEnv;
 let server: LocalApiServer;
 let home: string;
 let kubeconfig: string;
@@ -74,10 +75,8 @@ function discoveryGets(): string[] {
 }
 
 before(async () => {
-  server = await startServer({ tls: true, seed: 'empty' });
-  home = mkdtempSync(join(tmpdir(), 'kdyn-e2e-rm-'));
-  kubeconfig = join(home, 'kubeconfig');
-  server.writeKubeconfig(kubeconfig);
+  env = await startServerEnv({ seed: 'empty' }, 'kdyn-e2e-rm-');
+  ({ server, dir: home, kubeconfig } = env);
   const io = memoryIO({ HOME: home });
   const config = await loadRestConfig({ flags: { kubeconfig }, env: { HOME: home }, cwd: home, logger: silentLogger, clock: systemClock, stderr: io.stderr, homeDir: home });
   transport = createTransport(config, { logger: silentLogger, clock: systemClock, env: {}, timeoutMs: 30_000 });
@@ -88,7 +87,7 @@ before(async () => {
 
 after(async () => {
   transport?.close();
-  await server?.stop();
+  await env?.stop();
 });
 
 function summarize(s: DiscoverySnapshot): string[] {

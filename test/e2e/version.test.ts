@@ -1,12 +1,12 @@
 /** `kdyn version` through the built CLI against the local API server (and kubectl's shape when present). */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { load } from 'js-yaml';
 import { startServer, VERSION_INFO, type LocalApiServer } from '../support/apiserver/server.js';
 import { KDYN, repoRoot, runCommand, type Run } from '../support/cli.js';
+import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 
 const root = repoRoot();
 const pkgVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
@@ -17,20 +17,16 @@ function run(cmd: string, args: string[], home: string, env: Record<string, stri
 const kdyn = (args: string[], home: string, env?: Record<string, string>) => run(process.execPath, [KDYN, ...args], home, env);
 const onPath = (name: string) => (process.env.PATH ?? '').split(delimiter).some((d) => d && existsSync(join(d, name)));
 
+let env: ServerEnv;
 let s: LocalApiServer;
 let home: string;
 let kc: string;
 before(async () => {
   assert.ok(existsSync(join(root, 'dist/cli/bin.js')), 'the CLI is built (node scripts/build.mjs)');
-  s = await startServer({ tls: true, seed: 'empty' });
-  home = mkdtempSync(join(tmpdir(), 'kdyn-e2e-version-'));
-  kc = join(home, 'kubeconfig');
-  s.writeKubeconfig(kc);
+  env = await startServerEnv({ seed: 'empty' }, 'kdyn-e2e-version-');
+  ({ server: s, dir: home, kubeconfig: kc } = env);
 });
-after(async () => {
-  await s.stop();
-  rmSync(home, { recursive: true, force: true });
-});
+after(() => env.stop());
 
 describe('kdyn version', () => {
   test('--client needs no kubeconfig and makes no request', async () => {

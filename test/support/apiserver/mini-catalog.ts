@@ -1,7 +1,7 @@
 /**
  * A small stand-in Catalog (a few built-ins plus established CRDs, no discovery documents), used by
- * the pipeline's own tests so they do not depend on the full recorded catalog, and as a fallback
- * when catalog.ts is absent.
+ * the pipeline's own tests so they do not depend on the full recorded catalog (pass it as
+ * `startServer({ catalog: createMiniCatalog() })`).
  */
 import type { Catalog, Obj, ServedResource } from './types.js';
 

@@ -20,7 +20,7 @@ import { ApiError, json, pageNotFound, qualified, statusResponse } from './statu
 import { handleResourceRequest, type Backend } from './objects.js';
 import { CrdController } from './crd-controller.js';
 import { seedServer } from './seed.js';
-import { createMiniCatalog } from './mini-catalog.js';
+import { createCatalog } from './catalog.js';
 
 export interface ServerOptions {
   /** 0 (default) = any free port. */
@@ -38,7 +38,7 @@ export interface ServerOptions {
   host?: string;
   /** Time source for timestamps, ages and the CRD establish delay (default: the system clock). */
   clock?: Clock;
-  /** What is served (default: catalog.ts's createCatalog, or a small stand-in when it is absent). */
+  /** What is served (default: catalog.ts's createCatalog; mini-catalog.ts has a small alternative). */
   catalog?: Catalog;
   /** Fixed tokens (default: random). */
   token?: string;
@@ -97,17 +97,6 @@ export const VERSION_INFO = {
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 
-async function defaultCatalog(discovery: 'aggregated' | 'legacy'): Promise<Catalog> {
-  const spec = './catalog.js';
-  try {
-    const mod = (await import(spec)) as { createCatalog?: (o: { discovery: 'aggregated' | 'legacy' }) => Catalog };
-    if (mod.createCatalog) return mod.createCatalog({ discovery });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
-  }
-  return createMiniCatalog();
-}
-
 function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -119,7 +108,7 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 
 export async function startServer(options: ServerOptions = {}): Promise<LocalApiServer> {
   const clock = options.clock ?? systemClock;
-  const catalog = options.catalog ?? (await defaultCatalog(options.discovery ?? 'aggregated'));
+  const catalog = options.catalog ?? createCatalog({ discovery: options.discovery ?? 'aggregated' });
   const store = new Store();
   const faults = new Faults();
   const requestLog: RequestLogEntry[] = [];

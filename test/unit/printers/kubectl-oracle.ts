@@ -10,10 +10,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export function hasKubectl(): boolean {
-  const r = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
-  return r.status === 0;
-}
+export { hasKubectl } from '../../support/cli.js';
 
 export interface KubectlResult {
   status: number;
