@@ -52,11 +52,6 @@ function ekuAllowsServer(c: X509Certificate): boolean {
   return !eku || eku.length === 0 || eku.includes(SERVER_AUTH) || eku.includes(ANY_EKU);
 }
 
-/** The presented chain after the leaf, as X509Certificates (duplicates and cycles dropped). */
-export function presentedChain(peer: DetailedPeerCertificate): { leaf: X509Certificate; intermediates: X509Certificate[] } {
-  return { leaf: new X509Certificate(peer.raw), intermediates: presentedIntermediates(peer) };
-}
-
 /** The certificates the server sent after its leaf (duplicates and cycles dropped). */
 export function presentedIntermediates(peer: DetailedPeerCertificate): X509Certificate[] {
   const seen = new Set<string>([peer.fingerprint256]);
