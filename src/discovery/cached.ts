@@ -2,7 +2,8 @@
  * CachedDiscovery: the disk cache shared with kubectl in front of live discovery.
  *
  * Reads, cheapest first: the in-process snapshot; kdyn's combined file (one read, unless kubectl's
- * servergroups.json is newer than it, in which case kubectl's files are read instead); then the server,
+ * servergroups.json is newer than it, in which case kubectl's files are read instead; `lookup()` takes
+ * only the groups its index lists for one name, under the same rules); then the server,
  * revalidating aggregated documents with If-None-Match (a 304 renews the cache without a download).
  * Fresh answers are written in kubectl's layout and then to the combined file, in the background:
  * `flush()` waits for them. With `writeBehind` (the CLI), an answer that needs more layout files than
@@ -16,7 +17,7 @@ import type { Transport } from '../transport/types.js';
 import type { CachedDiscovery, DiscoverySnapshot, SnapshotOptions } from './types.js';
 import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
 import { DiskStore } from './disk.js';
-import { combinedSnapshot, formatCombined, parseCombined, type CombinedCache } from './combined.js';
+import { combinedSnapshot, formatCombined, indexedSnapshot, validateCombined, type CombinedCache } from './combined.js';
 import { layoutFiles, readLayout, writeLayout } from './layout.js';
 import { wholeSeconds, type WriteBehind } from './write-behind.js';
 
@@ -54,6 +55,12 @@ interface CacheState {
   superseded: boolean;
 }
 
+interface RawCombined {
+  json: unknown;
+  mtimeMs: number;
+  superseded: boolean;
+}
+
 export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedDiscovery {
   const { transport, server, clock, logger, ttlMs } = opts;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
@@ -63,6 +70,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
   let inflight: Promise<DiscoverySnapshot> | undefined;
   let writes: Promise<void> = Promise.resolve();
   let pathsP: Promise<{ paths: CachePaths; store: DiskStore } | undefined> | undefined;
+  let preread: Promise<RawCombined | undefined> | undefined;
 
   const location = () =>
     (pathsP ??= resolveCacheRoot({ cacheDir: opts.cacheDir, env: opts.env }).then(
@@ -79,13 +87,26 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
 
   const isFresh = (mtimeMs: number) => ttlMs > 0 && clock.now() - mtimeMs < ttlMs;
 
-  async function readCombined(store: DiskStore, paths: CachePaths): Promise<CacheState> {
+  /** The combined file, JSON-parsed but not validated, and servergroups.json's mtime. */
+  async function readRaw(store: DiskStore, paths: CachePaths): Promise<RawCombined | undefined> {
     const [file, sgMtime] = await Promise.all([store.read(paths.combinedFile), store.mtime(paths.serverGroupsFile)]);
-    const combined = file ? parseCombined(file.text, server) : undefined;
-    if (!file || !combined) return { superseded: false };
-    // kubectl may have rewritten its files since kdyn summarised them: then they win.
-    const superseded = sgMtime !== undefined && sgMtime > file.mtimeMs;
-    return { combined, combinedMtimeMs: file.mtimeMs, superseded };
+    if (!file) return undefined;
+    try {
+      // kubectl may have rewritten its files since kdyn summarised them: then they win.
+      return { json: JSON.parse(file.text) as unknown, mtimeMs: file.mtimeMs, superseded: sgMtime !== undefined && sgMtime > file.mtimeMs };
+    } catch {
+      return undefined; // corrupt or truncated
+    }
+  }
+
+  async function readCombined(store: DiskStore, paths: CachePaths): Promise<CacheState> {
+    // A read made by lookup() moments ago is used once instead of reading the file again.
+    const pre = preread;
+    preread = undefined;
+    const raw = await (pre ?? readRaw(store, paths));
+    const combined = raw && validateCombined(raw.json, server);
+    if (!raw || !combined) return { superseded: false };
+    return { combined, combinedMtimeMs: raw.mtimeMs, superseded: raw.superseded };
   }
 
   /** Runs cache writes after the current output: on a macrotask, chained, errors logged (never thrown). */
@@ -245,8 +266,19 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
         },
       ));
     },
+    async lookup(token: string): Promise<DiscoverySnapshot | undefined> {
+      if (memo || inflight || invalidated) return undefined;
+      const loc = await location();
+      if (!loc) return undefined;
+      const raw = await (preread ??= readRaw(loc.store, loc.paths));
+      // Only where snapshot() would answer from the combined file alone (same TTL and kubectl-newer rules).
+      if (!raw || raw.superseded || !isFresh(raw.mtimeMs)) return undefined;
+      const part = indexedSnapshot(raw.json, server, token);
+      return part && dropUnsafeNames(part);
+    },
     invalidate(): void {
       memo = undefined;
+      preread = undefined;
       invalidated = true;
       fromServer = false;
     },

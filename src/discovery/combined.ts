@@ -25,13 +25,22 @@ export function formatCombined(c: CombinedCache): string {
   } else {
     body.snapshot = serialize(c.snapshot);
   }
+  body.index = lookupIndex(c.mode === 'aggregated' ? [c.api.part, c.apis.part] : [c.snapshot]);
   return JSON.stringify(body) + '\n';
 }
 
 /** Parses and validates; undefined for anything that is not a well-formed combined file for `server`. */
 export function parseCombined(text: string, server: string): CombinedCache | undefined {
   try {
-    const o: unknown = JSON.parse(text);
+    return validateCombined(JSON.parse(text), server);
+  } catch {
+    return undefined; // corrupt or truncated
+  }
+}
+
+/** Validates a JSON-parsed combined file; undefined for anything that is not a well-formed combined file for `server`. */
+export function validateCombined(o: unknown, server: string): CombinedCache | undefined {
+  try {
     if (!isObj(o) || o.format !== COMBINED_FORMAT || o.server !== server) return undefined;
     if (o.mode === 'aggregated') {
       const api = cachedPart(o.api);
@@ -43,9 +52,91 @@ export function parseCombined(text: string, server: string): CombinedCache | und
       return snapshot ? { mode: 'legacy', server, snapshot } : undefined;
     }
   } catch {
-    /* corrupt or truncated */
+    /* malformed */
   }
   return undefined;
+}
+
+/**
+ * The part of a JSON-parsed combined file that can answer a lookup of `token` (a lower-cased plural,
+ * singular, Kind, short name or category): every group the file's lookup index lists for it, in file
+ * order, with all of their versions' resources, validated like the whole file would be (the other
+ * groups are not looked at). A token the index does not list gives a snapshot without groups.
+ * Undefined (use the whole file) when the file is not for `server`, is malformed, or has no index.
+ */
+export function indexedSnapshot(o: unknown, server: string, token: string): DiscoverySnapshot | undefined {
+  if (!isObj(o) || o.format !== COMBINED_FORMAT || o.server !== server || !isObj(o.index)) return undefined;
+  const raw = o.mode === 'aggregated' ? [isObj(o.api) ? o.api.part : undefined, isObj(o.apis) ? o.apis.part : undefined] : o.mode === 'legacy' ? [o.snapshot] : [];
+  const parts: Array<{ groups: unknown[]; resources: unknown[]; failures: unknown[] }> = [];
+  for (const p of raw) {
+    if (!isObj(p) || !Array.isArray(p.groups) || !Array.isArray(p.resources) || !Array.isArray(p.failures)) return undefined;
+    parts.push({ groups: p.groups, resources: p.resources, failures: p.failures });
+  }
+  const positions = Object.hasOwn(o.index, token) ? o.index[token] : [];
+  if (!parts.length || !Array.isArray(positions)) return undefined;
+  const names = new Set<unknown>();
+  for (const n of positions as unknown[]) {
+    let i = typeof n === 'number' ? n : -1;
+    let g: unknown;
+    for (const p of parts) {
+      if (i < p.groups.length) {
+        g = p.groups[i];
+        break;
+      }
+      i -= p.groups.length;
+    }
+    if (!isObj(g) || typeof g.name !== 'string') return undefined;
+    names.add(g.name);
+  }
+  const picked: { groups: unknown[]; resources: unknown[]; failures: unknown[] } = { groups: [], resources: [], failures: [] };
+  for (const p of parts) {
+    for (const g of p.groups) if (isObj(g) && names.has(g.name)) picked.groups.push(g);
+    for (const e of p.resources) if (Array.isArray(e) && typeof e[0] === 'string' && names.has(groupOf(e[0]))) picked.resources.push(e);
+    picked.failures.push(...p.failures);
+  }
+  return deserialize(picked);
+}
+
+/**
+ * Lower-cased plural, singular, Kind, short name and category -> positions of the groups serving it
+ * (in file order: api's groups, then apis'). Every name a RESTMapper lookup of one type can consult
+ * is one of these keys, so the listed groups are all a lookup needs. Written only when no listed
+ * group-version lacks resources (those are asked for again, which needs the whole file): so an index
+ * also means "nothing to refetch".
+ */
+function lookupIndex(parts: DiscoverySnapshot[]): Record<string, number[]> | undefined {
+  const resources = new Map(parts.flatMap((p) => [...p.resources]));
+  const stale = new Set(parts.flatMap((p) => p.failures.filter((f) => f.reason === 'stale').map((f) => f.groupVersion)));
+  const index = new Map<string, number[]>();
+  let at = -1;
+  const add = (token: string) => {
+    const list = index.get(token);
+    if (!list) index.set(token, [at]);
+    else if (list[list.length - 1] !== at) list.push(at);
+  };
+  for (const g of parts.flatMap((p) => p.groups)) {
+    at++;
+    for (const v of g.versions) {
+      const gv = g.name ? `${g.name}/${v}` : v;
+      if (!resources.has(gv) && !stale.has(gv)) return undefined;
+    }
+    for (const v of new Set([g.preferredVersion, ...g.versions])) {
+      for (const r of resources.get(g.name ? `${g.name}/${v}` : v) ?? []) {
+        if (r.name.includes('/')) continue; // subresources are not types
+        add(r.name.toLowerCase());
+        if (r.singularName) add(r.singularName.toLowerCase());
+        add(r.kind.toLowerCase());
+        for (const s of r.shortNames) add(s.toLowerCase());
+        for (const c of r.categories) add(c.toLowerCase());
+      }
+    }
+  }
+  return Object.fromEntries(index);
+}
+
+function groupOf(gv: string): string {
+  const i = gv.indexOf('/');
+  return i < 0 ? '' : gv.slice(0, i);
 }
 
 export function combinedSnapshot(c: CombinedCache): DiscoverySnapshot {

@@ -58,6 +58,13 @@ export interface SnapshotOptions {
 /** Discovery with a cache in front (kubectl's CachedDiscoveryInterface). */
 export interface CachedDiscovery {
   snapshot(options?: SnapshotOptions): Promise<DiscoverySnapshot>;
+  /**
+   * Optional fast path for one lookup, before any snapshot() was taken: a snapshot holding at least
+   * every group with a resource whose lower-cased plural, singular, Kind or short name, or one of whose
+   * categories, equals `token` (all versions of those groups, in server order), when the cache can say
+   * so cheaply (kdyn's fresh combined file and its index); undefined otherwise. Never asks the server.
+   */
+  lookup?(token: string): Promise<DiscoverySnapshot | undefined>;
   /** Forget what was read from the cache: the next snapshot() asks the server (revalidating with ETags). */
   invalidate(): void;
   /** True when everything in the last snapshot came from the server during this process. */

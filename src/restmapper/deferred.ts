@@ -4,6 +4,11 @@
  * use. On a miss while the snapshot is not fresh (some of it came from the disk cache), discovery is
  * invalidated, the mapper rebuilt, and the lookup retried once: a CRD created a moment ago is found
  * with one refetch. Shortcut warnings of the answer that is returned go to `warn`.
+ *
+ * Before the full mapper exists, a lookup first asks `discovery.lookup` (kdyn's combined-file index)
+ * for just the groups that can match its first name segment and resolves over those: every table a
+ * lookup consults is keyed by that name, so a hit there is the full mapper's answer. Anything else
+ * (no index, a miss, an ambiguity) goes the full way, with its refetch rules unchanged.
  */
 import type { CachedDiscovery, DiscoverySnapshot } from '../discovery/types.js';
 import { NoKindMatchError, NoResourceMatchError } from './errors.js';
@@ -19,6 +24,8 @@ export class DeferredRESTMapper implements RESTMapper {
   readonly #discovery: CachedDiscovery;
   readonly #options: DeferredRESTMapperOptions;
   #mapper: Promise<DiscoveryRESTMapper> | undefined;
+  /** Mappers over index-selected groups, by lookup token (only until the full mapper is built). */
+  readonly #indexed = new Map<string, Promise<DiscoveryRESTMapper | undefined>>();
 
   constructor(discovery: CachedDiscovery, options: DeferredRESTMapperOptions) {
     this.#discovery = discovery;
@@ -26,6 +33,16 @@ export class DeferredRESTMapper implements RESTMapper {
   }
 
   async resourceFor(arg: string): Promise<ResourceMapping> {
+    const indexed = await this.#indexedMapper(arg, arg.toLowerCase().split('.')[0]!);
+    if (indexed) {
+      try {
+        const { mapping, warnings } = indexed.resolve(arg);
+        for (const w of warnings) this.#options.warn(w);
+        return mapping;
+      } catch {
+        // A miss or an ambiguity: the full mapper decides (and refetches on a miss).
+      }
+    }
     const { mapping, warnings } = await this.#withRetry((m) => m.resolve(arg));
     for (const w of warnings) this.#options.warn(w);
     return mapping;
@@ -37,13 +54,15 @@ export class DeferredRESTMapper implements RESTMapper {
 
   /** Categories are read from the current snapshot without a refetch, as kubectl's category expander does. */
   async expandCategory(name: string): Promise<string[] | undefined> {
-    return (await this.mapper()).expandCategory(name);
+    const indexed = await this.#indexedMapper(name, name.toLowerCase());
+    return (indexed ?? (await this.mapper())).expandCategory(name);
   }
 
   /** Invalidates discovery and rebuilds the mapper (exactly one refetch), e.g. after a 404 on a mapped collection. */
   async refresh(): Promise<void> {
     this.#discovery.invalidate();
     this.#mapper = undefined;
+    this.#indexed.clear();
     await this.mapper();
   }
 
@@ -58,6 +77,22 @@ export class DeferredRESTMapper implements RESTMapper {
       });
     }
     return this.#mapper;
+  }
+
+  /** A mapper over the groups discovery's index lists for `token`, or undefined (use the full mapper). */
+  #indexedMapper(input: string, token: string): Promise<DiscoveryRESTMapper | undefined> {
+    const discovery = this.#discovery;
+    // Non-ASCII input is left to the full mapper: lower-casing may then move or merge characters.
+    if (this.#mapper || !discovery.lookup || !/^[\x20-\x7e]*$/.test(input)) return Promise.resolve(undefined);
+    let m = this.#indexed.get(token);
+    if (!m) {
+      m = discovery.lookup(token).then(
+        (s) => s && new DiscoveryRESTMapper(s),
+        () => undefined,
+      );
+      this.#indexed.set(token, m);
+    }
+    return m;
   }
 
   async #withRetry<T>(f: (m: DiscoveryRESTMapper) => T): Promise<T> {

@@ -1,0 +1,139 @@
+/**
+ * Index-based resolution (DeferredRESTMapper over `discovery.lookup`, backed by the combined file's
+ * lookup index) must give exactly what the full mapper gives: same collections in the same order,
+ * same short-name warnings, same errors. Checked for every input of the 550-name kubectl corpus, and
+ * for hand-built collisions (Kind forms, group prefixes, reordered versions). It must also answer every
+ * input that resolves without taking the full snapshot (the index misses nothing).
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseAggregatedDiscovery } from '../../../src/discovery/aggregated.js';
+import { formatCombined, indexedSnapshot, parseCombined } from '../../../src/discovery/combined.js';
+import { dropUnsafeNames } from '../../../src/discovery/names.js';
+import type { CachedDiscovery, DiscoverySnapshot } from '../../../src/discovery/types.js';
+import { resolveGetArgs } from '../../../src/restmapper/args.js';
+import { DeferredRESTMapper, staticDiscovery } from '../../../src/restmapper/deferred.js';
+import { COLLIDING, collectionPath, readCorpusCases, readCorpusJSON, snapshot as build } from './snapshot.js';
+
+const SERVER = 'https://h';
+
+/** The combined file kdyn would write for `s` (aggregated: core in /api, the rest in /apis), JSON-parsed. */
+function combinedJSON(s: DiscoverySnapshot): unknown {
+  const part = (core: boolean): DiscoverySnapshot => {
+    const groups = s.groups.filter((g) => (g.name === '') === core);
+    const keys = new Set(groups.flatMap((g) => g.versions.map((v) => (g.name ? `${g.name}/${v}` : v))));
+    return { groups, resources: new Map([...s.resources].filter(([gv]) => keys.has(gv))), failures: [] };
+  };
+  return JSON.parse(formatCombined({ mode: 'aggregated', server: SERVER, api: { part: part(true) }, apis: { part: part(false) } }));
+}
+
+/** Discovery that answers lookups from the index and counts full snapshots taken. */
+function indexedDiscovery(json: unknown, full: DiscoverySnapshot): CachedDiscovery & { snapshots: number } {
+  const d = {
+    snapshots: 0,
+    snapshot: () => {
+      d.snapshots++;
+      return Promise.resolve(full);
+    },
+    lookup: (token: string) => {
+      const part = indexedSnapshot(json, SERVER, token);
+      return Promise.resolve(part && dropUnsafeNames(part));
+    },
+    invalidate: () => {},
+    fresh: () => true,
+  };
+  return d;
+}
+
+/** What `kdyn get INPUT` resolves to: collections and warnings, or the error message. */
+async function outcome(input: string, discovery: CachedDiscovery): Promise<string> {
+  const warnings: string[] = [];
+  const mapper = new DeferredRESTMapper(discovery, { warn: (m) => warnings.push(m) });
+  try {
+    const plan = await resolveGetArgs([input], mapper);
+    return `${plan.requests.map((r) => `${collectionPath(r.mapping.gvr)} ${r.mapping.gvk.kind} ${r.mapping.subresources.join(',')}`).join(' | ')} :: ${warnings.join(' | ')}`;
+  } catch (e) {
+    return `error ${(e as Error).constructor.name}: ${(e as Error).message}`;
+  }
+}
+
+async function compare(s: DiscoverySnapshot, inputs: readonly string[]): Promise<{ answered: number; resolved: number }> {
+  const json = combinedJSON(s);
+  let answered = 0;
+  let resolved = 0;
+  for (const input of inputs) {
+    const full = await outcome(input, staticDiscovery(s));
+    const d = indexedDiscovery(json, s);
+    assert.equal(await outcome(input, d), full, input);
+    if (!full.startsWith('error ')) {
+      resolved++;
+      assert.equal(d.snapshots, 0, `${input}: resolved, but not from the index alone`);
+    }
+    if (d.snapshots === 0) answered++;
+  }
+  return { answered, resolved };
+}
+
+describe('index-based resolution agrees with the full mapper', () => {
+  test('every corpus input (550 names, kubectl v1.32.4 on a real server)', async () => {
+    const s = parseAggregatedDiscovery(readCorpusJSON('aggregated-api.json'), readCorpusJSON('aggregated-apis.json'));
+    const inputs = readCorpusCases().map((c) => c.input);
+    assert.equal(inputs.length, 550);
+    // Upper-cased and Kind spellings of every input too.
+    const all = [...inputs, ...inputs.map((i) => i.toUpperCase())];
+    for (const list of s.resources.values()) for (const r of list) if (!r.name.includes('/')) all.push(r.kind, `${r.kind}.${r.group}`, `${r.kind}.${r.version}.${r.group}`);
+    const { answered, resolved } = await compare(s, all);
+    assert.ok(resolved > 1000, `only ${resolved} inputs resolved`);
+    assert.ok(answered >= resolved);
+  });
+
+  test('hand-built collisions, Kind forms, group prefixes, categories, reordered and non-ASCII inputs', async () => {
+    const s = build(COLLIDING);
+    // A group whose preferred version is not listed first.
+    s.groups.find((g) => g.name === 'multi.example.com')!.preferredVersion = 'v1beta1';
+    const inputs = [
+      'pods', 'po', 'PO', 'Pod', 'pod', 'pods.v1.', 'pods.shadow.example.com', 'shp', 'cm', 'cm.multi.example.com', 'ev', 'ev.events.k8s.io',
+      'deploy', 'deploy.apps', 'deploy.shadow', 'Deployment.v1.apps', 'deployment.shadow.example.com', 'dp', 'dups', 'dups.alpha.example.com',
+      'foo', 'foos', 'Bar', 'bar.odd.example.com', 'gizmos.things.io', 'gizmos.things', 'gizmo.things.io.extra', 'gizmos', 'storageclass.storage',
+      'sc.stor', 'cj.bat', 'hpa', 'horizontalpodautoscalers.v1.autoscaling', 'widgets', 'wd.v1beta1.multi.example.com', 'Widget.v2alpha1.multi.example.com',
+      'all', 'gadgets', 'all,gadgets', 'pods,svc', 'nope', 'nope.apps', 'pods.v9.', 'pôds', 'Σ', '', ',', 'PODS.V1.', 'endpoints', 'endpoint',
+    ];
+    await compare(s, inputs);
+  });
+});
+
+describe('the lookup index in the combined file', () => {
+  test('lists each token with every group serving it, and round-trips through parseCombined unchanged', () => {
+    const s = build(COLLIDING);
+    const json = combinedJSON(s) as { index: Record<string, number[]> };
+    const groupsOf = (t: string) => indexedSnapshot(json, SERVER, t)!.groups.map((g) => g.name);
+    assert.deepEqual(groupsOf('deploy'), ['apps', 'shadow.example.com']);
+    assert.deepEqual(groupsOf('cm'), ['', 'multi.example.com']);
+    assert.deepEqual(groupsOf('bar'), ['odd.example.com']);
+    assert.deepEqual(groupsOf('gadgets'), ['multi.example.com']);
+    assert.deepEqual(groupsOf('nothing-here'), []);
+    assert.deepEqual(groupsOf('__proto__'), []);
+    // All versions of a selected group, with their subresources.
+    const multi = indexedSnapshot(json, SERVER, 'widget')!;
+    assert.deepEqual([...multi.resources.keys()], ['multi.example.com/v1', 'multi.example.com/v1beta1', 'multi.example.com/v2alpha1']);
+    assert.ok(indexedSnapshot(json, SERVER, 'pods')!.resources.get('v1')!.some((r) => r.name === 'pods/log'));
+    assert.equal(indexedSnapshot(json, 'https://other', 'pods'), undefined);
+    assert.deepEqual(parseCombined(JSON.stringify(json), SERVER) && 'ok', 'ok');
+  });
+
+  test('no index when a group-version lacks resources, or for a malformed index: the whole file is used', () => {
+    const s = build(COLLIDING);
+    s.groups.find((g) => g.name === 'batch')!.versions.push('v1beta1'); // failed when cached
+    const json = combinedJSON(s) as Record<string, unknown>;
+    assert.equal(json.index, undefined);
+    assert.equal(indexedSnapshot(json, SERVER, 'pods'), undefined);
+    const good = combinedJSON(build(COLLIDING)) as Record<string, unknown>;
+    for (const bad of [{ pods: 'x' }, { pods: [999] }, { pods: [-1] }, { pods: [0.5] }, []]) {
+      assert.equal(indexedSnapshot({ ...good, index: bad }, SERVER, 'pods'), undefined, JSON.stringify(bad));
+    }
+    // A selected group that does not validate is refused, like the whole file would be.
+    const broken = JSON.parse(JSON.stringify(good)) as { api: { part: { resources: Array<[string, Array<Record<string, unknown>>]> } } };
+    broken.api.part.resources[0]![1][0]!.namespaced = 'yes';
+    assert.equal(indexedSnapshot(broken, SERVER, 'pods'), undefined);
+  });
+});
