@@ -47,6 +47,15 @@ function datesError(c: X509Certificate, now: number): TlsVerifyError | undefined
   return undefined;
 }
 
+/** Why an issuer that signed the certificate below it cannot be used (intermediates must be CAs). */
+function issuerProblem(issuer: X509Certificate, now: number, intermediate: boolean): TlsVerifyError | undefined {
+  if (intermediate && !issuer.ca) return fail('INVALID_CA', 'invalid CA certificate');
+  const dates = datesError(issuer, now);
+  if (dates) return dates;
+  if (!ekuAllowsServer(issuer)) return fail('ERR_KDYN_CERT_EKU', 'certificate specifies an incompatible key usage');
+  return undefined;
+}
+
 function ekuAllowsServer(c: X509Certificate): boolean {
   const eku = c.keyUsage; // Node names the extended key usage OIDs `keyUsage`; undefined when absent
   return !eku || eku.length === 0 || eku.includes(SERVER_AUTH) || eku.includes(ANY_EKU);
@@ -108,30 +117,18 @@ export function verifyServerChain(
     if (depth >= MAX_CHAIN_DEPTH) return false;
     for (const a of anchors) {
       if (!cert.checkIssued(a) || !cert.verify(a.publicKey)) continue;
-      const d = datesError(a, now);
-      if (d) {
-        note(d);
-        continue;
-      }
-      if (!ekuAllowsServer(a)) {
-        note(fail('ERR_KDYN_CERT_EKU', 'certificate specifies an incompatible key usage'));
+      const problem = issuerProblem(a, now, false);
+      if (problem) {
+        note(problem);
         continue;
       }
       return true;
     }
     for (const i of chain()) {
       if (used.has(i) || !cert.checkIssued(i) || !cert.verify(i.publicKey)) continue;
-      if (!i.ca) {
-        note(fail('INVALID_CA', 'invalid CA certificate'));
-        continue;
-      }
-      const d = datesError(i, now);
-      if (d) {
-        note(d);
-        continue;
-      }
-      if (!ekuAllowsServer(i)) {
-        note(fail('ERR_KDYN_CERT_EKU', 'certificate specifies an incompatible key usage'));
+      const problem = issuerProblem(i, now, true);
+      if (problem) {
+        note(problem);
         continue;
       }
       used.add(i);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { HAS_KUBECTL, startGetEnv, type GetEnv } from './get-helpers.js';
 import { connect, type Connection } from '../../src/dynamic/connect.js';
 import type { Unstructured } from '../../src/dynamic/types.js';
+import { simpleCrd } from '../support/apiserver/crds.js';
 
 let env: GetEnv;
 let conn: Connection;
@@ -23,17 +24,7 @@ after(async () => {
 });
 
 function crd(group: string, plural: string, kind: string, shortNames: string[] = []): Unstructured {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List`, shortNames },
-      scope: 'Namespaced',
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  };
+  return simpleCrd({ group, plural, kind, shortNames }) as Unstructured;
 }
 
 async function createObject(group: string, plural: string, kind: string, name: string): Promise<void> {

@@ -8,6 +8,7 @@ import type { Backend } from './objects.js';
 import { applyCreateDefaults } from './defaults.js';
 import { normalizeForStorage, rfc3339, tracksGeneration } from './meta.js';
 import { updateManagedFields } from './managed-fields.js';
+import { simpleCrd } from './crds.js';
 
 export interface SeedOptions {
   seed?: 'empty' | 'demo';
@@ -138,17 +139,7 @@ export function launchPadCrd(): Obj {
 }
 
 function extraCrd(i: number): Obj {
-  const group = `g${String(i).padStart(4, '0')}.extra.kdyn.dev`;
-  return {
-    metadata: { name: `things.${group}` },
-    spec: {
-      group,
-      names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
-      scope: 'Namespaced',
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-      conversion: { strategy: 'None' },
-    },
-  };
+  return simpleCrd({ group: `g${String(i).padStart(4, '0')}.extra.kdyn.dev`, plural: 'things', kind: 'Thing' });
 }
 
 function seedDemo(b: Backend): void {

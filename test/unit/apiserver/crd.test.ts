@@ -7,26 +7,13 @@ import { FakeClock } from '../../../src/core/clock.js';
 import { startServer, type LocalApiServer } from '../../support/apiserver/server.js';
 import { loadExchange, shapeDiff } from '../../support/exchanges.js';
 import { call } from './helpers.js';
+import { simpleCrd } from '../../support/apiserver/crds.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
 function probeCrd(name = 'probes.check.kdyn.dev'): Record<string, any> {
   const [plural, ...group] = name.split('.');
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name },
-    spec: {
-      group: group.join('.'),
-      names: { plural, singular: 'probe', kind: 'Probe', listKind: 'ProbeList', shortNames: ['prb'] },
-      scope: 'Namespaced',
-      versions: [
-        { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
-        { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
-      ],
-      conversion: { strategy: 'None' },
-    },
-  };
+  return simpleCrd({ group: group.join('.'), plural: plural!, kind: 'Probe', shortNames: ['prb'], versions: ['v1', 'v1beta1'] });
 }
 
 describe('local API server: CRD lifecycle', () => {

@@ -5,22 +5,9 @@ import { join } from 'node:path';
 import { startHarness, listFiles, type Harness } from './harness.js';
 import { AGGREGATED_ACCEPT } from '../../../src/discovery/aggregated.js';
 import { FakeClock } from '../../../src/core/clock.js';
+import { simpleCrd } from '../../support/apiserver/crds.js';
 
 const TTL = 600_000;
-
-function crd(group: string, plural: string, kind: string) {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural, singular: plural.replace(/s$/, ''), kind, listKind: `${kind}List`, shortNames: ['kw'] },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  };
-}
 
 describe('CachedDiscovery with aggregated discovery', () => {
   let h: Harness;
@@ -87,7 +74,7 @@ describe('CachedDiscovery with aggregated discovery', () => {
     const d = h.discovery();
     await d.snapshot();
     await d.flush();
-    const res = await h.transport.request({ method: 'POST', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(crd('late.kdyn.io', 'widgets', 'Widget')) });
+    const res = await h.transport.request({ method: 'POST', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(simpleCrd({ group: 'late.kdyn.io', plural: 'widgets', kind: 'Widget', shortNames: ['kw'] })) });
     assert.equal(res.status, 201);
     const d2 = h.discovery();
     const before = await d2.snapshot();
