@@ -1,7 +1,8 @@
 /** The CLI's process entry (bundled to dist/cli/bin.js, required by bin/kdyn). */
 import { createRequire } from 'node:module';
 import type { IO } from '../core/io.js';
-import { main, reportError } from './main.js';
+import { main } from './main.js';
+import { reportError } from './report-error.js';
 import { fdOutput } from './stdio.js';
 
 // `kdyn get ... | head`: the reader went away; that is not kdyn's failure.

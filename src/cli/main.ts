@@ -2,13 +2,14 @@
  * kdyn's entry point and its one error boundary: the only place that reads process.argv/env,
  * exits, or decides exit codes (0 success, 2 usage errors found before any request, 1 anything else).
  */
-import { ConnectionError, KdynError, StatusError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { systemClock } from '../core/clock.js';
 import { createLogger } from '../core/log.js';
 import type { IO } from '../core/io.js';
 import { VERSION } from '../core/version.js';
 import { parseArgv, type ParseResult } from './parse.js';
 import { createContext } from './context.js';
+import { reportError } from './report-error.js';
 import { findCommand } from './spec.js';
 
 export async function main(argv: readonly string[], io: IO): Promise<number> {
@@ -55,18 +56,4 @@ function reportUsage(e: UsageError, argv: readonly string[], io: IO): number {
   return 2;
 }
 
-export function reportError(e: unknown, verbosity: number, io: IO, command: string): number {
-  if (e instanceof UsageError) {
-    io.stderr.write(`error: ${e.message} (see 'kdyn ${command} --help')\n`);
-  } else if (e instanceof StatusError || e instanceof ConnectionError) {
-    io.stderr.write(`${e.message}\n`);
-  } else if (e instanceof KdynError) {
-    io.stderr.write(`error: ${e.message}\n`);
-  } else {
-    const msg = e instanceof Error ? e.message : String(e);
-    io.stderr.write(`error: ${msg.split('\n')[0]}\n`);
-  }
-  if (verbosity >= 9 && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
-  return e instanceof KdynError ? e.exitCode : 1;
-}
 

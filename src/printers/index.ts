@@ -97,7 +97,25 @@ export async function createObjectPrinter(format: Exclude<OutputFormat, { type: 
       const text = options.template ?? format.spec ?? '';
       const columns = format.file !== undefined ? cc.parseCustomColumnsTemplate(text) : cc.parseCustomColumnsSpec(text);
       const p = new cc.CustomColumnsPrinter(columns, { noHeaders: options.noHeaders });
-      return { page: (items) => (p.addAll(items), ''), end: () => p.render() };
+      // A row that fails (a bad path for this object) ends the output as kubectl's does: the
+      // header and the rows before it are printed, then the error.
+      let failure: unknown;
+      return {
+        page: (items) => {
+          if (failure !== undefined) return '';
+          try {
+            p.addAll(items);
+            return '';
+          } catch (e) {
+            failure = e;
+            return p.render();
+          }
+        },
+        end: () => {
+          if (failure !== undefined) throw failure;
+          return p.render();
+        },
+      };
     }
   }
 }

@@ -17,7 +17,7 @@ import type { GetRequest, RESTMapper, ResourceMapping } from '../../restmapper/t
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
 import type { Sorter } from '../../printers/sort.js';
-import { reportError } from '../main.js';
+import { reportError } from '../report-error.js';
 
 export interface GetOptions {
   format: OutputFormat;

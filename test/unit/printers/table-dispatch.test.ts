@@ -83,3 +83,14 @@ test('jsonpath runs once over the List; custom-columns aligns all pages', async 
   cc.page([{ metadata: { name: 'a-much-longer-name' }, data: { n: '9' } }], gk);
   assert.equal(cc.end(), 'NAME                 N\ncm-0                 0\na-much-longer-name   9\n');
 });
+
+test('-o custom-columns: a row that fails still prints the header and the rows before it, then the error', async () => {
+  const p = await createObjectPrinter({ type: 'custom-columns', spec: 'A:.spec.list[1]' });
+  const ok = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, spec: { list: ['x', 'y'] } };
+  const bad = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' }, spec: { list: ['x'] } };
+  let out = p.page([ok], gk);
+  out += p.page([bad, ok], gk);
+  out += p.page([ok], gk); // nothing more after the failure
+  assert.equal(out, 'A\ny\n');
+  assert.throws(() => p.end(), /array index out of bounds: index 1, length 1/);
+});
