@@ -1,6 +1,5 @@
 // Builds kdyn with esbuild.
-// 1. dist/cli: the CLI bundle, each command in its own lazily loaded chunk (start-up parses only
-//    bin.js and the chunk of the command that runs), emitted as CommonJS (see buildCli below).
+// 1. dist/cli: the CLI as one CommonJS file plus one file per heavy package (see buildCli below).
 // 2. dist/lib: the library entry point (src/index.ts), dependencies left external.
 // 3. build/: every .ts file of src, test, bench and scripts transpiled 1:1 (no bundling),
 //    so tests can import internal modules and the local API server can run.
@@ -37,6 +36,10 @@ const LAZY_PRELUDE =
   'var __kdynLazy=(id)=>{let m;const l=()=>m??=require(id);return new Proxy({},{get:(_,k)=>l()[k],has:(_,k)=>k in l(),' +
   'ownKeys:()=>Reflect.ownKeys(l()),getOwnPropertyDescriptor:(_,k)=>{const d=Reflect.getOwnPropertyDescriptor(l(),k);' +
   'return d&&{...d,configurable:!0}}})};';
+
+// Packages built into their own files (dist/cli/lib/<name>.js), required by bin.js where imported.
+const SATELLITES = { yargs: 'yargs', 'js-yaml': 'js-yaml', '@kubernetes/client-node': 'client-node', 'env-paths': 'env-paths' };
+const DEFAULT_IMPORTED = new Set(['yargs', 'env-paths']);
 
 const failures = [];
 await buildCli().catch((e) => failures.push(`dist/cli: ${e.message.split('\n')[0]}`));
@@ -87,73 +90,87 @@ if (failures.length) {
 }
 if (!quiet) console.error(`build: dist/ and ${count} transpiled files in ${Math.round(performance.now() - started)} ms`);
 
-// dist/cli: esbuild splits only in ESM, but Node 20 starts an ESM entry ~8 ms slower than a CommonJS
-// one (the ESM loader's set-up; measured with bench/, `node x.mjs` vs `node x.cjs`). So the CLI is
-// bundled and split as ESM, then each output file is converted to CommonJS (dynamic import() becomes
-// a lazy require()), and dist/cli/package.json marks the folder "commonjs". bin/kdyn (CommonJS via
-// bin/package.json) requires dist/cli/bin.js. build/cli-meta.json is esbuild's metafile: the
-// start-up test reads it to check that bin.js does not statically reach heavy packages.
+// dist/cli: ONE CommonJS file for kdyn's own code (bin.js), plus a file per heavy package that only
+// some runs need (dist/cli/lib/: yargs for --help, js-yaml for -o yaml, client-node for auth-provider
+// users, env-paths), required from bin.js where the source imports them.
+// - One file, not esbuild's split chunks: `kdyn get` used to load 16 chunk files; each costs a read,
+//   a compile and CommonJS interop between chunks (measured: the single file is ~3 ms faster per run).
+//   Modules reached only through dynamic import() stay lazily initialised inside the file, and
+//   bin/kdyn keeps a V8 code cache per command, so a command compiles only what it runs.
+// - CommonJS, not ESM: Node 20 starts a CommonJS entry ~8 ms faster than an ES module.
+// build/cli-meta.json is esbuild's metafile: the start-up test reads it to check that bin.js holds
+// none of the heavy packages.
+
 async function buildCli() {
   const outdir = join(root, 'dist/cli');
-  const result = await build({
+  const common = {
     absWorkingDir: root,
-    entryPoints: ['src/cli/bin.ts'],
-    outdir: 'dist/cli',
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     minify: true,
     legalComments: 'none',
-    chunkNames: 'chunks/[name]-[hash]',
     // Bundled ESM dependencies (yargs) use import.meta.url; each CommonJS file defines this instead.
     define: { ...define, 'import.meta.url': '__kdynMetaUrl' },
-    plugins: [stringWidthShim],
-    metafile: true,
+    // import() of a satellite becomes a require(): bin/kdyn compiles the bundle with vm.Script,
+    // which has no dynamic-import callback.
+    supported: { 'dynamic-import': false },
     write: false,
     logLevel: 'warning',
+  };
+  const satellites = {
+    name: 'satellites',
+    setup(b) {
+      const names = Object.keys(SATELLITES).map((n) => n.replace(/[/.]/g, '\\$&'));
+      b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (a) => ({ path: `./lib/${SATELLITES[a.path]}.js`, external: true }));
+    },
+  };
+  const main = await build({ ...common, entryPoints: { bin: 'src/cli/bin.ts' }, outdir: 'dist/cli', plugins: [satellites], metafile: true });
+  // kdyn's sources are Node ESM, so esbuild reads a default import of a required file as its
+  // module.exports (Node's rule): a satellite of a package kdyn imports by default exports that value.
+  const satelliteEntries = {
+    name: 'satellite-entries',
+    setup(b) {
+      b.onResolve({ filter: /^satellite:/ }, (a) => ({ path: a.path.slice('satellite:'.length), namespace: 'satellite' }));
+      b.onLoad({ filter: /.*/, namespace: 'satellite' }, (a) => ({
+        contents: DEFAULT_IMPORTED.has(a.path) ? `module.exports = require(${JSON.stringify(a.path)}).default;` : `module.exports = require(${JSON.stringify(a.path)});`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+  const libs = await build({
+    ...common,
+    entryPoints: Object.fromEntries(Object.entries(SATELLITES).map(([pkg, name]) => [`lib/${name}`, `satellite:${pkg}`])),
+    outdir: 'dist/cli',
+    plugins: [satelliteEntries, stringWidthShim],
   });
-  mkdirSync(outdir, { recursive: true });
+  // Second entry point: the background writer of kubectl's discovery layout (src/cli/layout-writer.ts),
+  // which kdyn spawns with `node dist/cli/layout-writer.js`: small, and bundled on its own.
+  const writer = existsSync(join(root, 'src/cli/layout-writer.ts'))
+    ? await build({ ...common, entryPoints: { 'layout-writer': 'src/cli/layout-writer.ts' }, outdir: 'dist/cli' })
+    : { outputFiles: [] };
+  mkdirSync(join(outdir, 'lib'), { recursive: true });
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
-  // Chunks first, the entry last, each renamed into place: a kdyn started mid-build never reads a
-  // half-written file or a bin.js whose chunks are missing.
-  const files = result.outputFiles.filter((f) => f.path.endsWith('.js'));
-  files.sort((a, b) => Number(a.path.endsWith('/bin.js')) - Number(b.path.endsWith('/bin.js')));
+  // Satellites first, the entry last, each renamed into place: a kdyn started mid-build never reads a
+  // half-written file, or a bin.js whose satellites are missing.
+  const files = [...libs.outputFiles, ...writer.outputFiles, ...main.outputFiles].filter((f) => f.path.endsWith('.js'));
   for (const file of files) {
-    let { code } = await transform(file.text, {
-      loader: 'js', format: 'cjs', platform: 'node', target: 'node20', minify: true, legalComments: 'none',
-      supported: { 'dynamic-import': false },
-    });
-    code = code.replace(LAZY_BUILTINS, (_, id) => `__kdynLazy("${id}")`);
+    let code = file.text.replace(LAZY_BUILTINS, (_, id) => `__kdynLazy("${id}")`);
     if (code.includes('__kdynLazy(')) code = LAZY_PRELUDE + code;
     if (code.includes('__kdynMetaUrl')) code = `var __kdynMetaUrl=require("url").pathToFileURL(__filename).href;${code}`;
-    mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(`${file.path}.${process.pid}.tmp`, code);
     renameSync(`${file.path}.${process.pid}.tmp`, file.path);
   }
-  // Second entry point: the background writer of kubectl's discovery layout (src/cli/layout-writer.ts),
-  // which kdyn spawns with `node dist/cli/layout-writer.js`. Bundled on its own, as CommonJS: as an
-  // entry of the split build above it would pull the discovery modules it shares with the CLI into a
-  // new shared chunk, one more file for every kdyn run to load.
-  if (existsSync(join(root, 'src/cli/layout-writer.ts'))) {
-    const writer = await build({
-      absWorkingDir: root, entryPoints: ['src/cli/layout-writer.ts'], outfile: 'dist/cli/layout-writer.js', bundle: true,
-      format: 'cjs', platform: 'node', target: 'node20', minify: true, legalComments: 'none', define, write: false, logLevel: 'warning',
-    });
-    const out = join(outdir, 'layout-writer.js');
-    writeFileSync(`${out}.${process.pid}.tmp`, writer.outputFiles[0].text);
-    renameSync(`${out}.${process.pid}.tmp`, out);
-  }
   mkdirSync(join(root, 'build'), { recursive: true });
-  writeFileSync(join(root, 'build/cli-meta.json'), JSON.stringify(result.metafile));
-  // Chunks of earlier builds (hashed names) are removed once they are 10 minutes old, so a kdyn
-  // process started before this build can still load the command chunk it asks for.
-  const current = new Set(files.map((f) => f.path));
+  writeFileSync(join(root, 'build/cli-meta.json'), JSON.stringify(main.metafile));
+  // The split chunks of earlier builds (dist/cli/chunks) are removed once they are 10 minutes old,
+  // so a kdyn process started before this build can still finish.
   const chunkDir = join(outdir, 'chunks');
   for (const name of existsSync(chunkDir) ? readdirSync(chunkDir) : []) {
     const p = join(chunkDir, name);
-    if (!current.has(p) && Date.now() - statSync(p).mtimeMs > 10 * 60_000) rmSync(p, { force: true });
+    if (Date.now() - statSync(p).mtimeMs > 10 * 60_000) rmSync(p, { force: true });
   }
 }
 

@@ -25,6 +25,13 @@ export interface Context {
   /** `-n`, else the context's namespace, else `default`. */
   namespace(): Promise<string>;
   transport(): Promise<Transport>;
+  /**
+   * For a command that will talk to the server whatever happens: starts the connection now, so the
+   * TCP and TLS handshakes overlap reading the discovery cache and resolving names. Resolves after
+   * one turn of the event loop (the TCP connect completes and the TLS ClientHello goes out before
+   * the caller's synchronous work); never rejects: a connection error is reported by the first request.
+   */
+  preconnect(): Promise<void>;
   discovery(): Promise<CachedDiscovery>;
   mapper(): Promise<RESTMapper>;
   dynamic(): Promise<DynamicClient>;
@@ -110,6 +117,14 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     restConfig,
     namespace: async () => (await restConfig()).namespace,
     transport,
+    preconnect: async () => {
+      try {
+        (await transport()).preconnect?.();
+      } catch {
+        // reported by the first request
+      }
+      await new Promise((r) => setImmediate(r));
+    },
     discovery,
     mapper,
     dynamic,

@@ -1,15 +1,18 @@
 /**
- * The Transport over node:http/node:https: one keep-alive pool per cluster, the kubeconfig's TLS and
- * credentials, proxies, `--request-timeout`, bounded retries for idempotent requests, the 401
- * credential refresh, and kubectl-style `-v=6..8` request logging (credentials redacted).
+ * The Transport: one keep-alive pool per cluster (./pool.ts) speaking HTTP/1.1 (./wire.ts) over the
+ * connections ./dial.ts opens with the kubeconfig's TLS settings and proxies; credentials,
+ * `--request-timeout`, bounded retries for idempotent requests, the 401 credential refresh, and
+ * kubectl-style `-v=6..8` request logging (credentials redacted).
  */
-import { request as httpRequest, STATUS_CODES, type IncomingMessage, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import { USER_AGENT } from '../core/version.js';
 import type { ClientCertificate, RestConfig } from '../kubeconfig/types.js';
-import { createRoute, type Route } from './agent.js';
+import { createDialer } from './dial.js';
+import { ConnectionPool } from './pool.js';
+import { statusText } from './status-text.js';
+import { exchange as wireExchange, type WireResponse } from './wire.js';
 import { RequestTimeoutError, isRetriableNetworkError, toConnectionError } from './errors.js';
 import { proxyDisplay, selectProxy, type ProxyChoice } from './proxy.js';
 import { retryDelay, type RetryPolicy, DEFAULT_RETRY } from './retry.js';
@@ -30,9 +33,10 @@ export interface TransportOptions {
 /** RequestOptions plus a flag to allow retries for a non-GET request that is safe to repeat. */
 export type TransportRequest = RequestOptions & { idempotent?: boolean };
 
+type Headers = Record<string, string | number | string[] | undefined>;
+
 interface Sent {
-  res: IncomingMessage;
-  req: ClientRequest;
+  res: WireResponse;
   url: string;
   started: number;
   done: () => void;
@@ -48,23 +52,24 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
   const random = opts.random ?? Math.random;
   const server = config.server.replace(/\/+$/, '');
   const serverUrl = new URL(server);
-  const isHttps = serverUrl.protocol === 'https:';
   const proxy: ProxyChoice | undefined = selectProxy(server, config.proxyUrl, opts.env);
   if (proxy) logger.info(6, `Using proxy ${proxyDisplay(proxy.url)} (${proxy.source}) for ${serverUrl.host}`, 'transport.go:1');
 
-  let route: Route | undefined;
-  let routeCert: ClientCertificate | undefined;
-  const routeFor = (cert: ClientCertificate | undefined): Route => {
-    if (!route || cert !== routeCert) {
-      route?.agent.destroy();
-      route = createRoute(server, config.tls, proxy, cert);
-      routeCert = cert;
+  let pool: ConnectionPool | undefined;
+  let poolCert: ClientCertificate | undefined;
+  const poolFor = (cert: ClientCertificate | undefined): ConnectionPool => {
+    if (!pool || cert !== poolCert) {
+      pool?.close();
+      pool = new ConnectionPool(createDialer(server, config.tls, proxy, cert));
+      poolCert = cert;
     }
-    return route;
+    return pool;
   };
+  const clientCertificate = async (): Promise<ClientCertificate | undefined> =>
+    config.credentials.getClientCertificate ? await config.credentials.getClientCertificate() : undefined;
 
-  const buildHeaders = async (o: RequestOptions): Promise<OutgoingHttpHeaders> => {
-    const h: OutgoingHttpHeaders = { Accept: 'application/json, */*', ...o.headers, 'User-Agent': USER_AGENT };
+  const buildHeaders = async (o: RequestOptions, target: URL): Promise<Headers> => {
+    const h: Headers = { Host: target.host, Accept: 'application/json, */*', ...o.headers, 'User-Agent': USER_AGENT };
     const auth = await config.credentials.getAuthorization();
     if (auth) h.Authorization = auth;
     const imp = config.impersonate;
@@ -75,6 +80,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
       for (const [k, v] of Object.entries(imp.extra ?? {})) h[`Impersonate-Extra-${encodeURIComponent(k)}`] = v;
     }
     if (o.body !== undefined) h['Content-Length'] = Buffer.byteLength(o.body);
+    else if (o.method === 'POST' || o.method === 'PUT' || o.method === 'PATCH') h['Content-Length'] = 0;
     return h;
   };
 
@@ -87,55 +93,71 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
 
   /** Sends one request and resolves when the response headers arrive. */
   const send = async (o: RequestOptions, method: string, url: string): Promise<Sent> => {
-    const headers = await buildHeaders(o);
-    const cert = config.credentials.getClientCertificate ? await config.credentials.getClientCertificate() : undefined;
-    const r = routeFor(cert);
     const target = new URL(url);
+    const headers = await buildHeaders(o, target);
+    const p = poolFor(await clientCertificate());
+    const via = p.absoluteTarget;
+    if (via) Object.assign(headers, proxyAuthHeader(via));
     if (logger.enabled(7)) logHeaders(logger, 'Request Headers:', headers);
     const timeoutMs = o.timeoutMs ?? opts.timeoutMs;
     const timer = new AbortController();
     const started = clock.now();
     return new Promise<Sent>((resolve, reject) => {
-      const common = { method, headers, agent: r.agent, signal: o.signal };
-      const req = r.proxy
-        ? (r.proxy.protocol === 'https:' ? httpsRequest : httpRequest)({
-            ...common,
-            host: r.proxy.hostname.replace(/^\[|\]$/g, ''),
-            port: Number(r.proxy.port || (r.proxy.protocol === 'https:' ? 443 : 80)),
-            path: url,
-            headers: { ...headers, Host: target.host, ...proxyAuthHeader(r.proxy) },
-          })
-        : (isHttps ? httpsRequest : httpRequest)(target, common);
-      let settled: Sent | undefined;
-      const done = () => timer.abort();
+      let sent: Sent | undefined;
+      let over = false;
+      let socket: { destroy(): void } | undefined;
+      const done = () => {
+        timer.abort();
+        o.signal?.removeEventListener('abort', onAbort);
+      };
+      const failEarly = (e: Error) => {
+        if (over) return;
+        over = true;
+        socket?.destroy();
+        done();
+        if (logger.enabled(6)) logger.info(6, `${method} ${url}  in ${clock.now() - started} milliseconds`, 'round_trippers.go:560');
+        reject(e);
+      };
+      // Before the response head: the request fails; after it: its body stream does.
+      const kill = (e: Error) => (sent ? sent.res.destroy(e) : failEarly(e));
+      const onAbort = () => kill(o.signal!.reason instanceof Error ? o.signal!.reason : abortError());
+      if (o.signal) {
+        if (o.signal.aborted) return failEarly(o.signal.reason instanceof Error ? o.signal.reason : abortError());
+        o.signal.addEventListener('abort', onAbort, { once: true });
+      }
       if (timeoutMs > 0) {
         clock.sleep(timeoutMs, timer.signal).then(
           () => {
             const err = new RequestTimeoutError(timeoutMs);
-            if (settled) settled.timedOut = err;
-            req.destroy(err);
+            if (sent) sent.timedOut = err;
+            kill(err);
           },
           () => undefined,
         );
       }
-      req.on('response', (res) => {
-        settled = { res, req, url, started, done };
-        resolve(settled);
-      });
-      req.on('error', (e) => {
-        if (settled) return; // reported through the response stream
-        done();
-        if (logger.enabled(6)) logger.info(6, `${method} ${url}  in ${clock.now() - started} milliseconds`, 'round_trippers.go:560');
-        reject(e);
-      });
-      req.end(o.body);
+      p.acquire().then(
+        (s) => {
+          if (over) return p.release(s, false);
+          socket = s;
+          const req = { method, target: via ? url : `${target.pathname}${target.search}`, headers, body: o.body };
+          wireExchange(s, req, (reusable) => p.release(s, reusable)).then(
+            (res) => {
+              if (over) return void res.destroy();
+              sent = { res, url, started, done };
+              resolve(sent);
+            },
+            failEarly,
+          );
+        },
+        failEarly,
+      );
     });
   };
 
   const logResponse = (method: string, s: Sent): void => {
     if (!logger.enabled(6)) return;
-    const code = s.res.statusCode ?? 0;
-    logger.info(6, `${method} ${s.url} ${code} ${STATUS_CODES[code] ?? ''} in ${clock.now() - s.started} milliseconds`, 'round_trippers.go:560');
+    const code = s.res.statusCode;
+    logger.info(6, `${method} ${s.url} ${code} ${statusText(code)} in ${clock.now() - s.started} milliseconds`, 'round_trippers.go:560');
     if (logger.enabled(8)) logHeaders(logger, 'Response Headers:', s.res.headers);
   };
 
@@ -160,7 +182,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
         throw toConnectionError(e, serverUrl.host, `${method} ${url}`);
       }
       logResponse(method, sent);
-      const status = sent.res.statusCode ?? 0;
+      const status = sent.res.statusCode;
       if (status === 401 && !refreshed && (await config.credentials.refreshAfterUnauthorized())) {
         refreshed = true;
         discard(sent);
@@ -186,7 +208,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
       try {
         const body = await readBody(sent.res);
         sent.done();
-        return { status: sent.res.statusCode ?? 0, headers: sent.res.headers, body, url: sent.url };
+        return { status: sent.res.statusCode, headers: sent.res.headers, body, url: sent.url };
       } catch (e) {
         sent.done();
         if (sent.timedOut) throw toConnectionError(sent.timedOut, serverUrl.host, `${method} ${sent.url}`);
@@ -209,7 +231,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
       const sent = await exchange(o);
       const close = () => {
         sent.done();
-        sent.req.destroy();
+        sent.res.destroy();
       };
       async function* body(): AsyncGenerator<Buffer> {
         try {
@@ -222,22 +244,30 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
           close();
         }
       }
-      return { status: sent.res.statusCode ?? 0, headers: sent.res.headers, body: body(), url: sent.url, close };
+      return { status: sent.res.statusCode, headers: sent.res.headers, body: body(), url: sent.url, close };
+    },
+    preconnect() {
+      // Only when the credentials need no work first (a client certificate from an exec plugin does).
+      if (!config.credentials.getClientCertificate) poolFor(undefined).preconnect();
     },
     close() {
-      route?.agent.destroy();
-      route = undefined;
+      pool?.close();
+      pool = undefined;
     },
   };
 }
 
-function readBody(res: IncomingMessage): Promise<Buffer> {
+function readBody(res: WireResponse): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on('data', (c: Buffer) => chunks.push(c));
     res.on('end', () => (res.complete ? resolve(Buffer.concat(chunks)) : reject(truncated())));
     res.on('error', (e: NodeJS.ErrnoException) => reject(e.message === 'aborted' ? truncated() : e));
   });
+}
+
+function abortError(): Error {
+  return Object.assign(new Error('This operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
 }
 
 function truncated(): Error {
@@ -261,7 +291,7 @@ function proxyAuthHeader(proxy: URL): Record<string, string> {
 }
 
 /** kubectl's -v=7/8 header dump; credentials masked as kubectl does (`Bearer <masked>`). */
-function logHeaders(logger: Logger, title: string, headers: OutgoingHttpHeaders | IncomingMessage['headers']): void {
+function logHeaders(logger: Logger, title: string, headers: Headers | IncomingHttpHeaders): void {
   logger.info(7, title, 'round_trippers.go:1');
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;

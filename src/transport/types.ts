@@ -43,6 +43,11 @@ export interface Transport {
   readonly server: string;
   request(options: RequestOptions): Promise<Response>;
   stream(options: RequestOptions): Promise<StreamResponse>;
+  /**
+   * Opens a connection ahead of the first request (TCP and TLS handshakes run while the caller does
+   * other work); a failure surfaces from the request that uses it. Optional for other transports.
+   */
+  preconnect?(): void;
   /** Releases pooled connections so the process can exit. */
   close(): void;
 }

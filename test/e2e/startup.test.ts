@@ -68,7 +68,9 @@ test('the start-up path does not statically load heavy packages', () => {
   const heavy = inputs.filter((p) => /node_modules\/(yargs|yargs-parser|cliui|@kubernetes\/client-node|cli-table3|js-yaml|env-paths)\//.test(p));
   assert.deepEqual(heavy, [], 'heavy packages on the start-up path');
   const bytes = [...seen].reduce((n, o) => n + meta.outputs[o]!.bytes, 0);
-  assert.ok(bytes < 64 * 1024, `start-up path is ${bytes} bytes (budget 64 KiB)`);
+  // All of kdyn's own code is one file (modules behind import() initialise lazily; bin/kdyn keeps a
+  // V8 code cache per command), so its size is the budget: the heavy packages are satellites.
+  assert.ok(bytes < 256 * 1024, `start-up file is ${bytes} bytes (budget 256 KiB)`);
 });
 
 test('the V8 code cache never runs the bytecode of a replaced file of the same length', () => {
@@ -96,7 +98,8 @@ test('the V8 code cache never runs the bytecode of a replaced file of the same l
 
     assert.equal(run().stdout, `Client Version: v${pkg.version}\n`);
     const cacheDir = join(home, '.cache', 'kdyn-code-cache', process.version);
-    const stem = `${out!.slice('dist/cli/'.length).replace(/\//g, '_')}.`;
+    // Entries are per command; `--version` names none.
+    const stem = `${out!.slice('dist/cli/'.length).replace(/\//g, '_')}@other.`;
     assert.equal(readdirSync(cacheDir).filter((e) => e.startsWith(stem)).length, 1, `cache entries: ${readdirSync(cacheDir).join(', ')}`);
     assert.equal(statSync(cacheDir).mode & 0o777, 0o700);
     assert.equal(run().stdout, `Client Version: v${pkg.version}\n`); // served from the cache
@@ -109,4 +112,12 @@ test('the V8 code cache never runs the bytecode of a replaced file of the same l
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('bin/kdyn keys its code cache by the commands src/cli/spec.ts defines', async () => {
+  const { COMMANDS } = await import('../../src/cli/spec.js');
+  const text = readFileSync(join(root, 'bin', 'kdyn'), 'utf8');
+  const listed = /const COMMANDS = (\[[^\]]*\])/.exec(text)?.[1];
+  assert.ok(listed, 'bin/kdyn has a COMMANDS list');
+  assert.deepEqual(JSON.parse(listed!.replace(/'/g, '"')), COMMANDS.map((c) => c.name).sort());
 });

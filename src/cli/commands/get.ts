@@ -88,6 +88,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   // Load the printing half while the mapper reads discovery (a failed import surfaces where awaited).
   const runner = opts.format.type === 'table' ? import('./get-table.js') : import('./get-objects.js');
   runner.catch(() => undefined);
+  await ctx.preconnect(); // every get asks the server: handshake while discovery and names are resolved
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
   const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper), opts.allNamespaces ? undefined : ctx.namespace()]);
 

@@ -4,7 +4,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,22 +92,29 @@ describe('built CLI', { skip: existsSync(join(root, 'dist/cli/bin.js')) ? false 
     assert.match(help.stderr, /yargs/, 'the check can see yargs being loaded');
   });
 
-  test('bin.js does not statically import the yargs chunk (esbuild metafile)', { skip: existsSync(join(root, 'build/cli-meta.json')) ? false : 'no metafile' }, () => {
+  test('yargs is a file of its own (dist/cli/lib/yargs.js), loaded only for help', { skip: existsSync(join(root, 'build/cli-meta.json')) ? false : 'no metafile' }, () => {
     const meta = JSON.parse(readFileSync(join(root, 'build/cli-meta.json'), 'utf8')) as {
       outputs: Record<string, { imports: Array<{ path: string; kind: string }>; inputs: Record<string, unknown> }>;
     };
-    const seen = new Set<string>();
-    const walk = (f: string): void => {
-      const out = meta.outputs[f];
-      if (!out || seen.has(f)) return;
-      seen.add(f);
-      for (const i of out.imports) if (i.kind !== 'dynamic-import') walk(i.path);
-    };
-    walk('dist/cli/bin.js');
-    assert.ok(seen.size > 0);
-    const withYargs = [...seen].filter((f) => Object.keys(meta.outputs[f]!.inputs).some((i) => i.includes('node_modules/yargs')));
-    assert.deepEqual(withYargs, []);
-    const yargsChunks = Object.keys(meta.outputs).filter((f) => Object.keys(meta.outputs[f]!.inputs).some((i) => i.includes('node_modules/yargs/')));
-    assert.ok(yargsChunks.length > 0, 'yargs is bundled into a lazily loaded chunk');
+    const bin = meta.outputs['dist/cli/bin.js'];
+    assert.ok(bin, 'dist/cli/bin.js is in the metafile');
+    assert.deepEqual(Object.keys(bin.inputs).filter((i) => i.includes('node_modules/yargs')), []);
+    assert.ok(bin.imports.some((i) => i.path === './lib/yargs.js'), 'bin.js requires ./lib/yargs.js');
+    assert.ok(existsSync(join(root, 'dist/cli/lib/yargs.js')));
+    // What a run actually loads (bin/kdyn puts the bundle's files into require.cache).
+    const home = mkdtempSync(join(tmpdir(), 'kdyn-help-load-'));
+    try {
+      const probe = join(home, 'probe.cjs');
+      writeFileSync(probe, "process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(Object.keys(require.cache))));\n");
+      const loaded = (args: string[]): string[] => {
+        const r = spawnSync(process.execPath, ['-r', probe, join(root, 'bin/kdyn'), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home } });
+        assert.equal(r.status, 0, r.stderr);
+        return JSON.parse(r.stderr.split('\nLOADED ').pop()!) as string[];
+      };
+      assert.ok(!loaded(['version', '--client']).some((f) => f.endsWith('lib/yargs.js')), 'version --client does not load yargs');
+      assert.ok(loaded(['--help']).some((f) => f.endsWith('dist/cli/lib/yargs.js')), '--help loads yargs');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

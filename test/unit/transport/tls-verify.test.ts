@@ -1,5 +1,5 @@
 /**
- * The JS verification of server certificates (src/transport/tls-verify.ts, agent.ts VerifyingAgent)
+ * The JS verification of server certificates (src/transport/tls-verify.ts, used by dial.ts)
  * against real node:https servers with certificates generated here (node-forge). Every rejected
  * case also checks that not one decrypted byte (no request line, no Authorization header) reached
  * the server, and, where the two should agree, that Node's own OpenSSL verification decides the same.
@@ -17,7 +17,7 @@ import { createLogger } from '../../../src/core/log.js';
 import { tokenProvider } from '../../../src/kubeconfig/credentials.js';
 import type { RestConfig } from '../../../src/kubeconfig/types.js';
 import { createTransport } from '../../../src/transport/http.js';
-import { createRoute, VerifyingAgent } from '../../../src/transport/agent.js';
+import { createDialer } from '../../../src/transport/dial.js';
 import { parseCaBundle, verifyServerChain } from '../../../src/transport/tls-verify.js';
 
 const keyPair = promisify(generateKeyPair);
@@ -167,12 +167,13 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
     await Promise.all(servers.map((s) => s.close()));
   });
 
-  test('a kubeconfig CA selects the verifying agent; insecure or no CA keep Node\'s path', () => {
-    assert.ok(createRoute('https://127.0.0.1:1', { caData: Buffer.from(root.pem), insecure: false }, undefined).agent instanceof VerifyingAgent);
-    assert.ok(!(createRoute('https://127.0.0.1:1', { insecure: true }, undefined).agent instanceof VerifyingAgent));
-    assert.ok(!(createRoute('https://127.0.0.1:1', { insecure: false }, undefined).agent instanceof VerifyingAgent));
+  test('a kubeconfig CA selects the JS verification; insecure or no CA keep Node\'s path', () => {
+    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from(root.pem), insecure: false }, undefined).verification, 'js');
+    assert.equal(createDialer('https://127.0.0.1:1', { insecure: true }, undefined).verification, 'none');
+    assert.equal(createDialer('https://127.0.0.1:1', { insecure: false }, undefined).verification, 'node');
     // Unparsable CA data: Node's path, which reports it as it always did.
-    assert.ok(!(createRoute('https://127.0.0.1:1', { caData: Buffer.from('not a pem'), insecure: false }, undefined).agent instanceof VerifyingAgent));
+    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from('not a pem'), insecure: false }, undefined).verification, 'node');
+    assert.equal(createDialer('http://127.0.0.1:1', { insecure: false }, undefined).verification, 'none');
   });
 
   test('valid chain: the request goes through (IP SAN, and a DNS name via tls-server-name)', async () => {
