@@ -17,7 +17,7 @@ import type { Transport } from '../transport/types.js';
 import type { CachedDiscovery, DiscoverySnapshot, SnapshotOptions } from './types.js';
 import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
 import { DiskStore } from './disk.js';
-import { combinedSnapshot, formatCombined, indexedSnapshot, validateCombined, type CombinedCache } from './combined.js';
+import { combinedSnapshot, formatCombined, indexedSnapshot, parseCombined, type CombinedCache } from './combined.js';
 import { layoutFiles, readLayout, writeLayout } from './layout.js';
 import { wholeSeconds, type WriteBehind } from './write-behind.js';
 
@@ -56,7 +56,8 @@ interface CacheState {
 }
 
 interface RawCombined {
-  json: unknown;
+  /** The file's text; parsed by combined.ts, whole or only the lines a lookup needs. */
+  text: string;
   mtimeMs: number;
   superseded: boolean;
 }
@@ -93,7 +94,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     if (!file) return undefined;
     try {
       // kubectl may have rewritten its files since kdyn summarised them: then they win.
-      return { json: JSON.parse(file.text) as unknown, mtimeMs: file.mtimeMs, superseded: sgMtime !== undefined && sgMtime > file.mtimeMs };
+      return { text: file.text, mtimeMs: file.mtimeMs, superseded: sgMtime !== undefined && sgMtime > file.mtimeMs };
     } catch {
       return undefined; // corrupt or truncated
     }
@@ -104,7 +105,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     const pre = preread;
     preread = undefined;
     const raw = await (pre ?? readRaw(store, paths));
-    const combined = raw && validateCombined(raw.json, server);
+    const combined = raw && parseCombined(raw.text, server);
     if (!raw || !combined) return { superseded: false };
     return { combined, combinedMtimeMs: raw.mtimeMs, superseded: raw.superseded };
   }
@@ -273,7 +274,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
       const raw = await (preread ??= readRaw(loc.store, loc.paths));
       // Only where snapshot() would answer from the combined file alone (same TTL and kubectl-newer rules).
       if (!raw || raw.superseded || !isFresh(raw.mtimeMs)) return undefined;
-      const part = indexedSnapshot(raw.json, server, token);
+      const part = indexedSnapshot(raw.text, server, token);
       return part && dropUnsafeNames(part);
     },
     invalidate(): void {

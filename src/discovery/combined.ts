@@ -3,10 +3,15 @@
  * learned, in one file, so a warm lookup reads one file instead of one per group-version. kubectl
  * never reads it. For aggregated discovery it keeps each document's ETag for If-None-Match. Pure
  * (de)serialisation; a file that does not validate is treated as absent.
+ *
+ * Layout (v2): line 1 is a header (server, mode, ETags, failures, the lookup index, the body's
+ * length); then one line per API group, in discovery order: `[group, [[groupVersion, resources], ...]]`.
+ * A lookup parses the header and only the lines of the groups its name needs: on a cluster with
+ * 1,000 CRD groups that is ~1 KB of JSON instead of ~330 KB (measured 2.1 ms -> 0.1 ms).
  */
 import type { APIGroup, APIResource, DiscoveryFailure, DiscoverySnapshot } from './types.js';
 
-export const COMBINED_FORMAT = 'kdyn.discovery-cache/v1';
+export const COMBINED_FORMAT = 'kdyn.discovery-cache/v2';
 
 export interface CachedPart {
   etag?: string;
@@ -17,25 +22,91 @@ export type CombinedCache =
   | { mode: 'aggregated'; server: string; api: CachedPart; apis: CachedPart }
   | { mode: 'legacy'; server: string; snapshot: DiscoverySnapshot };
 
+/** The parts of a combined file, in file order, by their key in the decoded object. */
+const PART_KEYS = { aggregated: ['api', 'apis'], legacy: ['snapshot'] } as const;
+
 export function formatCombined(c: CombinedCache): string {
   const body: Record<string, unknown> = { format: COMBINED_FORMAT, server: c.server, mode: c.mode };
   if (c.mode === 'aggregated') {
     body.api = { etag: c.api.etag, part: serialize(c.api.part) };
     body.apis = { etag: c.apis.etag, part: serialize(c.apis.part) };
   } else {
-    body.snapshot = serialize(c.snapshot);
+    body.snapshot = { part: serialize(c.snapshot) };
   }
   body.index = lookupIndex(c.mode === 'aggregated' ? [c.api.part, c.apis.part] : [c.snapshot]);
-  return JSON.stringify(body) + '\n';
+  return encodeCombined(body);
 }
 
 /** Parses and validates; undefined for anything that is not a well-formed combined file for `server`. */
 export function parseCombined(text: string, server: string): CombinedCache | undefined {
   try {
-    return validateCombined(JSON.parse(text), server);
+    return validateCombined(decodeCombined(text), server);
   } catch {
     return undefined; // corrupt or truncated
   }
+}
+
+/**
+ * The file's text from its decoded form: `{format, server, mode, index, <part key>: {etag, part:
+ * {groups, resources, failures}}}` (what formatCombined builds and decodeCombined gives back).
+ * Exported for tests that alter a decoded file.
+ */
+export function encodeCombined(o: Record<string, unknown>): string {
+  const header: Record<string, unknown> = { ...o };
+  const lines: string[] = [];
+  const keys = PART_KEYS[o.mode as keyof typeof PART_KEYS] ?? [];
+  for (const key of keys) {
+    const cp = o[key];
+    if (!isObj(cp) || !isObj(cp.part) || !Array.isArray(cp.part.groups) || !Array.isArray(cp.part.resources)) continue;
+    const { groups, resources, ...restOfPart } = cp.part;
+    const byGroup = new Map<unknown, unknown[]>();
+    for (const g of groups) byGroup.set(isObj(g) ? g.name : undefined, []);
+    const extra: unknown[] = []; // resources of a group-version whose group is not listed
+    for (const e of resources) (Array.isArray(e) && typeof e[0] === 'string' ? byGroup.get(groupOf(e[0])) ?? extra : extra).push(e);
+    for (const g of groups) {
+      const list = byGroup.get(isObj(g) ? g.name : undefined)!;
+      lines.push(JSON.stringify([g, list.splice(0)]));
+    }
+    header[key] = { ...cp, part: { ...restOfPart, groups: groups.length, resources: extra } };
+  }
+  const body = lines.map((l) => `${l}\n`).join('');
+  header.body = body.length;
+  return `${JSON.stringify(header)}\n${body}`;
+}
+
+/** The decoded form of a file's text (see encodeCombined), not validated; throws on a corrupt file. */
+export function decodeCombined(text: string): Record<string, unknown> {
+  const { header, bodyStart } = readHeader(text);
+  const lines = text.slice(bodyStart).split('\n');
+  lines.pop(); // after the last newline
+  let at = 0;
+  const o: Record<string, unknown> = { ...header };
+  delete o.body;
+  for (const key of PART_KEYS[header.mode as keyof typeof PART_KEYS] ?? []) {
+    const cp = header[key];
+    if (!isObj(cp) || !isObj(cp.part) || typeof cp.part.groups !== 'number' || !Array.isArray(cp.part.resources)) continue;
+    const groups: unknown[] = [];
+    const resources: unknown[] = [];
+    for (let i = 0; i < cp.part.groups; i++) {
+      const line = JSON.parse(lines[at++] ?? 'null') as unknown;
+      if (!Array.isArray(line) || !Array.isArray(line[1])) throw new Error('malformed group line');
+      groups.push(line[0]);
+      resources.push(...(line[1] as unknown[]));
+    }
+    resources.push(...cp.part.resources);
+    o[key] = { ...cp, part: { ...cp.part, groups, resources } };
+  }
+  if (at !== lines.length) throw new Error('unexpected lines');
+  return o;
+}
+
+/** Line 1, JSON-parsed, after checking that the body after it is exactly as long as it says. */
+function readHeader(text: string): { header: Record<string, unknown>; bodyStart: number } {
+  const nl = text.indexOf('\n');
+  if (nl < 0) throw new Error('no header line');
+  const header = JSON.parse(text.slice(0, nl)) as unknown;
+  if (!isObj(header) || typeof header.body !== 'number' || text.length - (nl + 1) !== header.body) throw new Error('truncated');
+  return { header, bodyStart: nl + 1 };
 }
 
 /** Validates a JSON-parsed combined file; undefined for anything that is not a well-formed combined file for `server`. */
@@ -48,7 +119,7 @@ export function validateCombined(o: unknown, server: string): CombinedCache | un
       return api && apis ? { mode: 'aggregated', server, api, apis } : undefined;
     }
     if (o.mode === 'legacy') {
-      const snapshot = deserialize(o.snapshot);
+      const snapshot = isObj(o.snapshot) ? deserialize(o.snapshot.part) : undefined;
       return snapshot ? { mode: 'legacy', server, snapshot } : undefined;
     }
   } catch {
@@ -58,43 +129,52 @@ export function validateCombined(o: unknown, server: string): CombinedCache | un
 }
 
 /**
- * The part of a JSON-parsed combined file that can answer a lookup of `token` (a lower-cased plural,
- * singular, Kind, short name or category): every group the file's lookup index lists for it, in file
- * order, with all of their versions' resources, validated like the whole file would be (the other
- * groups are not looked at). A token the index does not list gives a snapshot without groups.
+ * The part of a combined file that can answer a lookup of `token` (a lower-cased plural, singular,
+ * Kind, short name or category): every group the file's lookup index lists for it, in file order,
+ * with all of their versions' resources, validated like the whole file would be. Only the header and
+ * those groups' lines are parsed. A token the index does not list gives a snapshot without groups.
  * Undefined (use the whole file) when the file is not for `server`, is malformed, or has no index.
  */
-export function indexedSnapshot(o: unknown, server: string, token: string): DiscoverySnapshot | undefined {
-  if (!isObj(o) || o.format !== COMBINED_FORMAT || o.server !== server || !isObj(o.index)) return undefined;
-  const raw = o.mode === 'aggregated' ? [isObj(o.api) ? o.api.part : undefined, isObj(o.apis) ? o.apis.part : undefined] : o.mode === 'legacy' ? [o.snapshot] : [];
-  const parts: Array<{ groups: unknown[]; resources: unknown[]; failures: unknown[] }> = [];
-  for (const p of raw) {
-    if (!isObj(p) || !Array.isArray(p.groups) || !Array.isArray(p.resources) || !Array.isArray(p.failures)) return undefined;
-    parts.push({ groups: p.groups, resources: p.resources, failures: p.failures });
-  }
-  const positions = Object.hasOwn(o.index, token) ? o.index[token] : [];
-  if (!parts.length || !Array.isArray(positions)) return undefined;
-  const names = new Set<unknown>();
-  for (const n of positions as unknown[]) {
-    let i = typeof n === 'number' ? n : -1;
-    let g: unknown;
-    for (const p of parts) {
-      if (i < p.groups.length) {
-        g = p.groups[i];
-        break;
-      }
-      i -= p.groups.length;
+export function indexedSnapshot(text: string, server: string, token: string): DiscoverySnapshot | undefined {
+  try {
+    const { header: o, bodyStart } = readHeader(text);
+    if (o.format !== COMBINED_FORMAT || o.server !== server || !isObj(o.index)) return undefined;
+    const parts: Array<{ groups: number; resources: unknown[]; failures: unknown[] }> = [];
+    for (const key of PART_KEYS[o.mode as keyof typeof PART_KEYS] ?? []) {
+      const cp = o[key];
+      if (!isObj(cp) || !isObj(cp.part)) return undefined;
+      const { groups, resources, failures } = cp.part;
+      if (typeof groups !== 'number' || !Array.isArray(resources) || !Array.isArray(failures)) return undefined;
+      parts.push({ groups, resources, failures });
     }
-    if (!isObj(g) || typeof g.name !== 'string') return undefined;
-    names.add(g.name);
+    const positions = Object.hasOwn(o.index, token) ? o.index[token] : [];
+    if (!parts.length || !Array.isArray(positions)) return undefined;
+    const total = parts.reduce((n, p) => n + p.groups, 0);
+    const wanted = [...new Set(positions as unknown[])];
+    if (!wanted.every((n): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) < total)) return undefined;
+    wanted.sort((a, b) => a - b);
+    // Walk the lines up to each wanted one (newline search only; nothing else is parsed).
+    const picked: { groups: unknown[]; resources: unknown[]; failures: unknown[] } = { groups: [], resources: [], failures: [] };
+    const names = new Set<unknown>();
+    let line = 0;
+    let start = bodyStart;
+    for (const n of wanted) {
+      for (; line < n; line++) start = text.indexOf('\n', start) + 1;
+      const end = text.indexOf('\n', start);
+      const entry = JSON.parse(text.slice(start, end)) as unknown;
+      if (!Array.isArray(entry) || !isObj(entry[0]) || typeof entry[0].name !== 'string' || !Array.isArray(entry[1])) return undefined;
+      picked.groups.push(entry[0]);
+      picked.resources.push(...(entry[1] as unknown[]));
+      names.add(entry[0].name);
+    }
+    for (const p of parts) {
+      for (const e of p.resources) if (Array.isArray(e) && typeof e[0] === 'string' && names.has(groupOf(e[0]))) picked.resources.push(e);
+      picked.failures.push(...p.failures);
+    }
+    return deserialize(picked);
+  } catch {
+    return undefined;
   }
-  const picked: { groups: unknown[]; resources: unknown[]; failures: unknown[] } = { groups: [], resources: [], failures: [] };
-  for (const p of parts) {
-    for (const g of p.groups) if (isObj(g) && names.has(g.name)) picked.groups.push(g);
-    for (const e of p.resources) if (Array.isArray(e) && typeof e[0] === 'string' && names.has(groupOf(e[0]))) picked.resources.push(e);
-    picked.failures.push(...p.failures);
-  }
-  return deserialize(picked);
 }
 
 /**

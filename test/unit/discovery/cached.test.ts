@@ -156,7 +156,7 @@ describe('CachedDiscovery safety', () => {
     await d.flush();
     const p = (await d.paths())!;
     const good = readFileSync(p.combinedFile, 'utf8');
-    for (const bad of [good.slice(0, 100), '\u0000\u0001\u0002', '{"format":"kdyn.discovery-cache/v1","mode":"aggregated","api":7}', '[]']) {
+    for (const bad of [good.slice(0, 100), good.slice(0, -10), '\u0000\u0001\u0002', '{"format":"kdyn.discovery-cache/v2","mode":"aggregated","api":7}', '[]']) {
       writeFileSync(p.combinedFile, bad);
       writeFileSync(p.serverGroupsFile, bad); // kubectl's index is broken too: nothing usable on disk
       h.server.clearLog();
@@ -165,7 +165,7 @@ describe('CachedDiscovery safety', () => {
       await d2.flush();
       assert.ok(s.resources.get('v1')!.some((r) => r.name === 'pods'));
       assert.equal(h.discoveryRequests().length, 2, JSON.stringify(bad.slice(0, 20)));
-      assert.doesNotThrow(() => JSON.parse(readFileSync(p.combinedFile, 'utf8')), 'replaced');
+      assert.equal(readFileSync(p.combinedFile, 'utf8'), good, 'replaced');
       assert.equal((JSON.parse(readFileSync(p.serverGroupsFile, 'utf8')) as { kind: string }).kind, 'APIGroupList');
     }
   });

@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAggregatedDiscovery } from '../../../src/discovery/aggregated.js';
-import { combinedSnapshot, formatCombined, parseCombined } from '../../../src/discovery/combined.js';
+import { combinedSnapshot, decodeCombined, encodeCombined, formatCombined, parseCombined } from '../../../src/discovery/combined.js';
 import { formatAPIGroupList, formatAPIResourceList, parseAPIGroupList, parseAPIResourceList } from '../../../src/discovery/legacy.js';
 import { readJSON } from './fixtures.js';
 
@@ -60,8 +60,8 @@ describe('combined file', () => {
     assert.equal(parseCombined('', 'https://h'), undefined);
     assert.equal(parseCombined('\u0000\u0001garbage', 'https://h'), undefined);
     assert.equal(parseCombined('[]', 'https://h'), undefined);
-    const wrong = JSON.parse(text) as { snapshot: { resources: Array<[string, Array<Record<string, unknown>>]> } };
-    wrong.snapshot.resources[0]![1][0]!.verbs = 'get';
-    assert.equal(parseCombined(JSON.stringify(wrong), 'https://h'), undefined);
+    const wrong = decodeCombined(text) as { snapshot: { part: { resources: Array<[string, Array<Record<string, unknown>>]> } } };
+    wrong.snapshot.part.resources[0]![1][0]!.verbs = 'get';
+    assert.equal(parseCombined(encodeCombined(wrong), 'https://h'), undefined);
   });
 });

@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAggregatedDiscovery } from '../../../src/discovery/aggregated.js';
-import { formatCombined, indexedSnapshot, parseCombined } from '../../../src/discovery/combined.js';
+import { decodeCombined, encodeCombined, formatCombined, indexedSnapshot, parseCombined } from '../../../src/discovery/combined.js';
 import { dropUnsafeNames } from '../../../src/discovery/names.js';
 import type { CachedDiscovery, DiscoverySnapshot } from '../../../src/discovery/types.js';
 import { resolveGetArgs } from '../../../src/restmapper/args.js';
@@ -17,18 +17,18 @@ import { COLLIDING, collectionPath, readCorpusCases, readCorpusJSON, snapshot as
 
 const SERVER = 'https://h';
 
-/** The combined file kdyn would write for `s` (aggregated: core in /api, the rest in /apis), JSON-parsed. */
-function combinedJSON(s: DiscoverySnapshot): unknown {
+/** The combined file kdyn would write for `s` (aggregated: core in /api, the rest in /apis). */
+function combinedText(s: DiscoverySnapshot): string {
   const part = (core: boolean): DiscoverySnapshot => {
     const groups = s.groups.filter((g) => (g.name === '') === core);
     const keys = new Set(groups.flatMap((g) => g.versions.map((v) => (g.name ? `${g.name}/${v}` : v))));
     return { groups, resources: new Map([...s.resources].filter(([gv]) => keys.has(gv))), failures: [] };
   };
-  return JSON.parse(formatCombined({ mode: 'aggregated', server: SERVER, api: { part: part(true) }, apis: { part: part(false) } }));
+  return formatCombined({ mode: 'aggregated', server: SERVER, api: { part: part(true) }, apis: { part: part(false) } });
 }
 
 /** Discovery that answers lookups from the index and counts full snapshots taken. */
-function indexedDiscovery(json: unknown, full: DiscoverySnapshot): CachedDiscovery & { snapshots: number } {
+function indexedDiscovery(text: string, full: DiscoverySnapshot): CachedDiscovery & { snapshots: number } {
   const d = {
     snapshots: 0,
     snapshot: () => {
@@ -36,7 +36,7 @@ function indexedDiscovery(json: unknown, full: DiscoverySnapshot): CachedDiscove
       return Promise.resolve(full);
     },
     lookup: (token: string) => {
-      const part = indexedSnapshot(json, SERVER, token);
+      const part = indexedSnapshot(text, SERVER, token);
       return Promise.resolve(part && dropUnsafeNames(part));
     },
     invalidate: () => {},
@@ -58,12 +58,12 @@ async function outcome(input: string, discovery: CachedDiscovery): Promise<strin
 }
 
 async function compare(s: DiscoverySnapshot, inputs: readonly string[]): Promise<{ answered: number; resolved: number }> {
-  const json = combinedJSON(s);
+  const text = combinedText(s);
   let answered = 0;
   let resolved = 0;
   for (const input of inputs) {
     const full = await outcome(input, staticDiscovery(s));
-    const d = indexedDiscovery(json, s);
+    const d = indexedDiscovery(text, s);
     assert.equal(await outcome(input, d), full, input);
     if (!full.startsWith('error ')) {
       resolved++;
@@ -105,8 +105,8 @@ describe('index-based resolution agrees with the full mapper', () => {
 describe('the lookup index in the combined file', () => {
   test('lists each token with every group serving it, and round-trips through parseCombined unchanged', () => {
     const s = build(COLLIDING);
-    const json = combinedJSON(s) as { index: Record<string, number[]> };
-    const groupsOf = (t: string) => indexedSnapshot(json, SERVER, t)!.groups.map((g) => g.name);
+    const text = combinedText(s);
+    const groupsOf = (t: string) => indexedSnapshot(text, SERVER, t)!.groups.map((g) => g.name);
     assert.deepEqual(groupsOf('deploy'), ['apps', 'shadow.example.com']);
     assert.deepEqual(groupsOf('cm'), ['', 'multi.example.com']);
     assert.deepEqual(groupsOf('bar'), ['odd.example.com']);
@@ -114,26 +114,37 @@ describe('the lookup index in the combined file', () => {
     assert.deepEqual(groupsOf('nothing-here'), []);
     assert.deepEqual(groupsOf('__proto__'), []);
     // All versions of a selected group, with their subresources.
-    const multi = indexedSnapshot(json, SERVER, 'widget')!;
+    const multi = indexedSnapshot(text, SERVER, 'widget')!;
     assert.deepEqual([...multi.resources.keys()], ['multi.example.com/v1', 'multi.example.com/v1beta1', 'multi.example.com/v2alpha1']);
-    assert.ok(indexedSnapshot(json, SERVER, 'pods')!.resources.get('v1')!.some((r) => r.name === 'pods/log'));
-    assert.equal(indexedSnapshot(json, 'https://other', 'pods'), undefined);
-    assert.deepEqual(parseCombined(JSON.stringify(json), SERVER) && 'ok', 'ok');
+    assert.ok(indexedSnapshot(text, SERVER, 'pods')!.resources.get('v1')!.some((r) => r.name === 'pods/log'));
+    assert.equal(indexedSnapshot(text, 'https://other', 'pods'), undefined);
+    assert.equal(encodeCombined(decodeCombined(text)), text, 'decode and encode are inverse');
+    assert.deepEqual(parseCombined(text, SERVER) && 'ok', 'ok');
+    // A lookup is answered from the header and the selected groups' lines: other lines are not read.
+    const lines = text.split('\n');
+    const spoiled = [lines[0], ...lines.slice(1, -1).map((l) => (l.includes('"multi.example.com"') ? l : '{not json')), ''].join('\n');
+    const fixedHeader = spoiled.replace(/"body":\d+/, `"body":${spoiled.length - spoiled.indexOf('\n') - 1}`);
+    assert.deepEqual(indexedSnapshot(fixedHeader, SERVER, 'gadgets')!.groups.map((g) => g.name), ['multi.example.com']);
+    assert.equal(parseCombined(fixedHeader, SERVER), undefined, 'the whole file does not parse');
   });
 
   test('no index when a group-version lacks resources, or for a malformed index: the whole file is used', () => {
     const s = build(COLLIDING);
     s.groups.find((g) => g.name === 'batch')!.versions.push('v1beta1'); // failed when cached
-    const json = combinedJSON(s) as Record<string, unknown>;
-    assert.equal(json.index, undefined);
-    assert.equal(indexedSnapshot(json, SERVER, 'pods'), undefined);
-    const good = combinedJSON(build(COLLIDING)) as Record<string, unknown>;
+    const text = combinedText(s);
+    assert.equal(decodeCombined(text).index, undefined);
+    assert.equal(indexedSnapshot(text, SERVER, 'pods'), undefined);
+    const good = decodeCombined(combinedText(build(COLLIDING)));
     for (const bad of [{ pods: 'x' }, { pods: [999] }, { pods: [-1] }, { pods: [0.5] }, []]) {
-      assert.equal(indexedSnapshot({ ...good, index: bad }, SERVER, 'pods'), undefined, JSON.stringify(bad));
+      assert.equal(indexedSnapshot(encodeCombined({ ...good, index: bad }), SERVER, 'pods'), undefined, JSON.stringify(bad));
     }
     // A selected group that does not validate is refused, like the whole file would be.
     const broken = JSON.parse(JSON.stringify(good)) as { api: { part: { resources: Array<[string, Array<Record<string, unknown>>]> } } };
     broken.api.part.resources[0]![1][0]!.namespaced = 'yes';
-    assert.equal(indexedSnapshot(broken, SERVER, 'pods'), undefined);
+    assert.equal(indexedSnapshot(encodeCombined(broken), SERVER, 'pods'), undefined);
+    // A truncated file: neither a lookup nor the whole file is answered from it.
+    const full = combinedText(build(COLLIDING));
+    assert.equal(indexedSnapshot(full.slice(0, full.length - 10), SERVER, 'pods'), undefined);
+    assert.equal(parseCombined(full.slice(0, full.length - 10), SERVER), undefined);
   });
 });
