@@ -12,7 +12,7 @@ import type { ClientCertificate, RestConfig } from '../kubeconfig/types.js';
 import { createDialer } from './dial.js';
 import { ConnectionPool } from './pool.js';
 import { statusText } from './status-text.js';
-import { exchange as wireExchange, type WireResponse } from './wire.js';
+import { exchange as wireExchange, truncated, type WireResponse } from './wire.js';
 import { RequestTimeoutError, isRetriableNetworkError, toConnectionError } from './errors.js';
 import { proxyDisplay, selectProxy, type ProxyChoice } from './proxy.js';
 import { retryDelay, type RetryPolicy, DEFAULT_RETRY } from './retry.js';
@@ -270,9 +270,6 @@ function abortError(): Error {
   return Object.assign(new Error('This operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
 }
 
-function truncated(): Error {
-  return Object.assign(new Error('unexpected EOF'), { code: 'ERR_TRUNCATED_RESPONSE' });
-}
 
 function discard(s: Sent): void {
   s.res.resume();

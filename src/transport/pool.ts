@@ -37,7 +37,7 @@ export class ConnectionPool {
   }
 
   async acquire(): Promise<Socket> {
-    if (this.closed) throw Object.assign(new Error('the connection pool is closed'), { code: 'ERR_KDYN_POOL_CLOSED' });
+    if (this.closed) throw poolClosed();
     let s: Socket | undefined;
     while ((s = this.idle.pop()) && s.destroyed);
     if (!s) {
@@ -47,7 +47,7 @@ export class ConnectionPool {
       if (s.destroyed) s = await this.dialer.dial(); // the server closed the preconnected socket
       if (this.closed) {
         s.destroy();
-        throw Object.assign(new Error('the connection pool is closed'), { code: 'ERR_KDYN_POOL_CLOSED' });
+        throw poolClosed();
       }
     }
     s.removeListener('error', ignore);
@@ -77,6 +77,10 @@ export class ConnectionPool {
     this.warm?.then((s) => s.destroy(), () => undefined);
     this.warm = undefined;
   }
+}
+
+function poolClosed(): Error {
+  return Object.assign(new Error('the connection pool is closed'), { code: 'ERR_KDYN_POOL_CLOSED' });
 }
 
 function ignore(): void {

@@ -308,6 +308,7 @@ function hangUp(): Error {
   return Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 }
 
-function truncated(): Error {
+/** A body that ended before its framing said it would (also used by ./http.ts). */
+export function truncated(): Error {
   return Object.assign(new Error('unexpected EOF'), { code: 'ERR_TRUNCATED_RESPONSE' });
 }
