@@ -41,7 +41,13 @@ export interface Context {
   close(): void;
 }
 
-export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: IO, clock: Clock, logger: Logger): Context {
+/** Settings main() injects beyond the flags (tests shorten discovery's 32-second timeout with them). */
+export interface ContextOptions {
+  /** Discovery requests' time limit when there is no --request-timeout (default: kubectl's 32 s). */
+  discoveryTimeoutMs?: number;
+}
+
+export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: IO, clock: Clock, logger: Logger, options: ContextOptions = {}): Context {
   const once = <T>(f: () => Promise<T>): (() => Promise<T>) => {
     let p: Promise<T> | undefined;
     return () => (p ??= f());
@@ -97,6 +103,7 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
       // A cold cache on a cluster with many CRD groups means ~1,000 kubectl-layout files: written by
       // a detached process so kdyn exits as soon as its own combined file is on disk.
       writeBehind: { threshold: mod.DEFAULT_WRITE_BEHIND_THRESHOLD, start: startLayoutWriter },
+      ...(options.discoveryTimeoutMs !== undefined && { limits: { timeoutMs: options.discoveryTimeoutMs } }),
     }));
   });
   const mapper = once(async () => {
