@@ -5,14 +5,13 @@
  * group-version that fails is reported in `failures`; the rest still arrive.
  */
 import { ConnectionError, StatusError, oneLine, reasonForCode, type Status } from '../core/errors.js';
+import { DISCOVERY_TIMEOUT_MS } from '../core/timeouts.js';
 import type { Response, Transport } from '../transport/types.js';
 import { AGGREGATED_ACCEPT, isAggregatedContentType, parseAggregatedDiscovery } from './aggregated.js';
 import { parseAPIGroupList, parseAPIResourceList, parseAPIVersions } from './legacy.js';
 import { dropUnsafeNames, isSafeGroupVersion } from './names.js';
 import type { APIGroup, DiscoveryFailure, DiscoverySnapshot } from './types.js';
 
-/** kubectl's discovery timeout when there is no --request-timeout (client-go discovery_client.go defaultTimeout). */
-export const DISCOVERY_TIMEOUT_MS = 32_000;
 /**
  * The largest discovery document kdyn reads: 64 MiB, ~200 times the aggregated `/apis` of a cluster
  * with 1,000 CRD groups; a server sending more gets a clear error instead of unbounded memory.

@@ -274,6 +274,19 @@ describe('4: discovery timeout and ?timeout=', () => {
   });
 });
 
+test('4: version against a server that never answers: the client version, then the same time limit (kubectl asks /version through discovery)', async () => {
+  const raw = await rawServer(() => undefined);
+  try {
+    const r = await kdynAt(raw.url, ['version'], { KDYN_TEST_DISCOVERY_TIMEOUT_MS: '300' });
+    assert.equal(r.code, 1, r.err);
+    assert.equal(r.out, 'Client Version: v0.1.0\n');
+    assert.match(oneLine(r), /^Unable to connect to the server: net\/http: request canceled \(Client\.Timeout exceeded/);
+    assert.deepEqual(raw.requests, ['GET /version?timeout=300ms HTTP/1.1']);
+  } finally {
+    await raw.stop();
+  }
+});
+
 describe('with the local API server', () => {
   let env: GetEnv;
   let conn: Connection;
@@ -299,6 +312,10 @@ describe('with the local API server', () => {
     for (const e of discovery) assert.equal(e.query, 'timeout=32s', e.path);
     const list = kdynLog.find((e) => e.path === '/api/v1/namespaces/demo/configmaps');
     assert.ok(list && !list.query.includes('timeout'), list?.query);
+    env.server.clearLog();
+    const v = await env.kdyn(['version']);
+    assert.equal(v.code, 0, v.err);
+    assert.deepEqual(env.server.requestLog.map((e) => `${e.path}?${e.query}`), ['/version?timeout=32s']);
   });
 
   test('4: --request-timeout is sent as ?timeout= on discovery, list and get (as kubectl)', async (t) => {
