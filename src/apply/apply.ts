@@ -225,9 +225,9 @@ class ApplyRun {
   async #applyOne(i: number, t: Target): Promise<void> {
     const mapping = t.mapping!;
     const name = String(t.object.metadata!.name);
-    const handle = this.#handle(mapping, t.namespace);
     const base = { sent: t.object, mapping };
     try {
+      const handle = this.#handle(mapping, t.namespace);
       let before: Unstructured | null | undefined; // null: absent; undefined: not read
       if (this.opts.detectUnchanged !== false) before = await readCurrent(handle, name);
       if (this.#stopped) return this.#finish(i, { ...base, status: 'skipped' });
