@@ -139,7 +139,7 @@ test('several conflicts: one line, grouped by manager', () => {
   assert.equal(msg, 'Apply failed with 3 conflicts: conflict with "kdyn": .spec.replicas, .spec.cronSpec; conflict with "helm" using v1: .spec.image (rerun with --force-conflicts to take these fields over)');
 });
 
-test('server dry run (recording 38): dryRun=All, in kubectl's (sorted) order; the result is marked', async () => {
+test('server dry run (recording 38): dryRun=All, in kubectl\'s (sorted) order; the result is marked', async () => {
   const ex = answer(38);
   const obj = { ...crontab(2), metadata: { name: 'dry' } };
   const r = await apply([obj], { dryRun: true });
