@@ -57,7 +57,7 @@ test('malformed YAML in the third document: zero requests, file/line/column name
   const p = file('bad.yaml', `${toYAMLDocuments([cm('a'), cm('b')])}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n data: x: y\n`);
   const r = await kdyn(['apply', '-f', p]);
   assert.equal(r.code, 1);
-  assert.match(r.err, /^error: error parsing ".*bad\.yaml" \(line 18, column 2\): bad indentation of a mapping entry\n$/);
+  assert.match(r.err, /^error: error parsing ".*bad\.yaml" \(line 19, column 2\): bad indentation of a mapping entry\n$/);
   assert.equal(r.out, '');
   assert.deepEqual(server.requestLog, [], 'not one request');
 });
