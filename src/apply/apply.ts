@@ -14,7 +14,7 @@
  * (unchanged: the server kept the resourceVersion).
  */
 import { systemClock, type Clock } from '../core/clock.js';
-import { KdynError, StatusError } from '../core/errors.js';
+import { KdynError } from '../core/errors.js';
 import type { DynamicClient, ResourceClient } from '../dynamic/client.js';
 import type { Unstructured } from '../dynamic/types.js';
 import { resourcePath } from '../dynamic/url.js';
@@ -26,6 +26,7 @@ import { describeOrigin, ManifestError, missingFields, type Manifest } from './m
 import { declaredKinds, objectKey, planStages, stageOf, type DeclaredKind } from './plan.js';
 import { KindCache, MappingError, mappingError, resolveManifest, type Resolved, type Target } from './resolve.js';
 import { waitReady } from './wait.js';
+import { getCurrent, LIST_THRESHOLD, listCurrent } from './current.js';
 
 export const DEFAULT_FIELD_MANAGER = 'kdyn';
 export const DEFAULT_CONCURRENCY = 8;
@@ -150,6 +151,7 @@ class ApplyRun {
         else if (!r.mapping) this.#finish(i, { status: 'failed', sent: r.object, error: this.#unservedError(i, r.declared!) });
         else ready.push(i);
       }
+      if (this.opts.detectUnchanged !== false && !this.#stopped) await this.#prefetch(ready, resolved);
       const inFlight = new Map<string, Promise<void>>(); // the same object twice: the later waits for the earlier
       const notStarted = await runBounded(ready, this.opts.concurrency ?? DEFAULT_CONCURRENCY, (i) => {
         const t = resolved[i] as Target;
@@ -203,6 +205,31 @@ class ApplyRun {
   }
 
   #notEstablished = new Map<string, string>();
+  /** Live objects read ahead by a LIST (null: absent), by input index. */
+  #current = new Map<number, Unstructured | null>();
+
+  /** One LIST for each collection that holds many of the stage's objects (each object once). */
+  async #prefetch(indexes: readonly number[], resolved: Resolved[]): Promise<void> {
+    const groups = new Map<string, { mapping: ResourceMapping; namespace: string | undefined; members: Array<[number, string]> }>();
+    const keys = new Set<string>();
+    for (const i of indexes) {
+      const t = resolved[i] as Target;
+      const key = objectKey(t.object, t.namespace);
+      if (keys.has(key)) continue; // a repeated object reads its predecessor's result: GET it
+      keys.add(key);
+      const g = `${t.mapping!.gvr.group}/${t.mapping!.gvr.version}/${t.mapping!.gvr.resource}/${t.namespace ?? ''}`;
+      let entry = groups.get(g);
+      if (!entry) groups.set(g, (entry = { mapping: t.mapping!, namespace: t.namespace, members: [] }));
+      entry.members.push([i, String(t.object.metadata!.name)]);
+    }
+    const big = [...groups.values()].filter((g) => g.members.length >= LIST_THRESHOLD);
+    await runBounded(big.map((_, k) => k), this.opts.concurrency ?? DEFAULT_CONCURRENCY, async (k) => {
+      const g = big[k]!;
+      // Any failure here only means each object is read on its own (and reports its own error).
+      const found = await listCurrent(this.#handle(g.mapping, g.namespace), g.members.map(([, name]) => name)).catch(() => undefined);
+      if (found) for (const [i, name] of g.members) this.#current.set(i, found.get(name) ?? null);
+    }, () => this.#stopped);
+  }
 
   /** A kind only the input's own CRD declares, still not served when its turn came. */
   #unservedError(i: number, decl: DeclaredKind): Error {
@@ -229,7 +256,8 @@ class ApplyRun {
     try {
       const handle = this.#handle(mapping, t.namespace);
       let before: Unstructured | null | undefined; // null: absent; undefined: not read
-      if (this.opts.detectUnchanged !== false) before = await readCurrent(handle, name);
+      if (this.#current.has(i)) before = this.#current.get(i);
+      else if (this.opts.detectUnchanged !== false) before = await getCurrent(handle, name);
       if (this.#stopped) return this.#finish(i, { ...base, status: 'skipped' });
       const object = await handle.patch(name, JSON.stringify(t.object), 'apply', {
         fieldManager: this.opts.fieldManager || DEFAULT_FIELD_MANAGER,
@@ -247,17 +275,6 @@ class ApplyRun {
     const result: ApplyResult = { index: i, manifest: this.manifests[i]!, dryRun: this.#dryRun, ...r };
     this.#results[i] = result;
     this.#emitter.set(i, result);
-  }
-}
-
-/** The live object, null when absent, undefined when it cannot be read (then the result is `applied`). */
-async function readCurrent(handle: ResourceClient, name: string): Promise<Unstructured | null | undefined> {
-  try {
-    return await handle.get(name);
-  } catch (e) {
-    if (e instanceof StatusError && e.code === 404) return null;
-    if (e instanceof StatusError) return undefined; // e.g. 403 on get: the apply decides
-    throw e;
   }
 }
 

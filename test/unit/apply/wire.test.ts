@@ -33,7 +33,8 @@ let server: http.Server;
 let url: string;
 const seen: Seen[] = [];
 /** Answers by `METHOD path`; a missing GET answers 404, a missing PATCH 500. */
-const answers = new Map<string, Exchange | { status: number; json: unknown }>();
+type Answer = { status: number; json?: unknown };
+const answers = new Map<string, Answer | ((query: string, body: string) => Answer)>();
 
 before(async () => {
   server = http.createServer((req, res) => {
@@ -42,7 +43,8 @@ before(async () => {
     req.on('end', () => {
       const u = new URL(req.url ?? '/', 'http://x');
       seen.push({ method: req.method!, path: u.pathname, query: u.search.slice(1), contentType: String(req.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString() });
-      const a = answers.get(`${req.method} ${u.pathname}`);
+      const entry = answers.get(`${req.method} ${u.pathname}`);
+      const a = typeof entry === 'function' ? entry(u.search.slice(1), seen.at(-1)!.body) : entry;
       const status = a?.status ?? (req.method === 'GET' ? 404 : 500);
       const json = a?.json ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'not found', details: { name: u.pathname.split('/').pop() } };
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -168,4 +170,22 @@ test('server errors keep the server\'s message (recordings 39, 41, 43); the othe
     const ex = loadExchange(n);
     assert.equal(failureReason(new StatusError(ex.json as never, ex.status)), (ex.json as { message: string }).message);
   }
+});
+
+test('many objects of one collection: one LIST (stopping after the last wanted name) instead of a GET each', async () => {
+  const names = Array.from({ length: 20 }, (_, i) => `cm-${String(i).padStart(2, '0')}`);
+  // The namespace holds every second one (rv 5) plus names sorting after them (never needed).
+  const items = [...names.filter((_, i) => i % 2 === 0), 'zz-1', 'zz-2'].map((name) => ({ metadata: { name, namespace: 'capture', resourceVersion: '5' } }));
+  answers.set('GET /api/v1/namespaces/capture/configmaps', (query) => {
+    const page = query.includes('continue=p2') ? items.slice(11) : items.slice(0, 11); // page 1 ends with zz-1: past cm-19
+    return { status: 200, json: { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '9', ...(query.includes('continue') ? {} : { continue: 'p2' }) }, items: page } };
+  });
+  for (const [i, name] of names.entries()) {
+    answers.set(`PATCH /api/v1/namespaces/capture/configmaps/${name}`, { status: 200, json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, resourceVersion: i % 4 === 0 ? '5' : '8' } } });
+  }
+  const r = await apply(names.map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } })));
+  assert.deepEqual(seen.filter((s) => s.method === 'GET').map((s) => `${s.path}?${s.query}`), ['/api/v1/namespaces/capture/configmaps?limit=500']);
+  assert.equal(seen.filter((s) => s.method === 'PATCH').length, 20);
+  // absent before: created; rv kept: unchanged; rv moved: configured
+  assert.deepEqual(r.results.map((x) => x.status), names.map((_, i) => (i % 2 === 1 ? 'created' : i % 4 === 0 ? 'unchanged' : 'configured')));
 });
