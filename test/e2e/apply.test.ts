@@ -6,15 +6,13 @@
  */
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
-import { main } from '../../src/cli/main.js';
 import { toYAMLDocuments } from '../../src/printers/yaml.js';
-import type { IO } from '../../src/core/io.js';
+import { configMap, kdynIn, manifestFile } from './apply-helpers.js';
 
 let server: LocalApiServer;
 let dir: string;
@@ -29,28 +27,9 @@ after(async () => {
 });
 beforeEach(() => server.clearLog());
 
-export async function kdyn(args: string[], stdin?: string): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: IO = {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    stdin: stdin === undefined ? undefined : Readable.from([Buffer.from(stdin)]),
-    env: { HOME: dir },
-    cwd: dir,
-  };
-  const code = await main([...args, '--kubeconfig', join(dir, 'config'), '--cache-dir', join(dir, 'cache')], io);
-  return { code, out, err };
-}
-
-function file(name: string, docs: unknown[] | string): string {
-  const p = join(dir, name);
-  mkdirSync(join(p, '..'), { recursive: true });
-  writeFileSync(p, typeof docs === 'string' ? docs : toYAMLDocuments(docs));
-  return p;
-}
-
-const cm = (name: string, data: Record<string, string> = { k: 'v' }, namespace?: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(namespace ? { namespace } : {}) }, data });
+const kdyn = (args: string[], stdin?: string) => kdynIn(dir)(args, stdin);
+const file = (name: string, docs: unknown[] | string) => manifestFile(dir, name, docs);
+const cm = configMap;
 const writes = () => server.requestLog.filter((r) => r.method !== 'GET');
 
 test('malformed YAML in the third document: zero requests, file/line/column named, exit 1', async () => {
