@@ -131,7 +131,9 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     specs.kdyn = { spec: { argv: [KDYN_BIN, ...kargs], env: toolEnv('kdyn'), cwd: tmp }, label: ['kdyn', ...kargs].join(' ') };
     if (c.baseline.kind === 'kubectl') {
       const args = c.baseline.args(env);
-      specs.baseline = { spec: { argv: [opts.kubectl!.path, ...args], env: toolEnv('baseline'), cwd: tmp }, label: ['kubectl', ...args].join(' ') };
+      const calls = c.baseline.calls ?? 1;
+      const argv = calls === 1 ? [opts.kubectl!.path, ...args] : ['/bin/sh', '-c', Array(calls).fill('"$0" "$@"').join('; '), opts.kubectl!.path, ...args];
+      specs.baseline = { spec: { argv, env: toolEnv('baseline'), cwd: tmp }, label: Array(calls).fill(['kubectl', ...args].join(' ')).join('; ') };
     } else if (c.baseline.kind === 'node') {
       const node = findOnPath('node') ?? process.execPath;
       specs.baseline = { spec: { argv: [node, ...c.baseline.args], env: toolEnv('baseline'), cwd: tmp }, label: ['node', ...c.baseline.args].join(' ') };

@@ -62,3 +62,23 @@ export {
 } from './core/gvk.js';
 export { systemClock, FakeClock, type Clock } from './core/clock.js';
 export { createLogger, silentLogger, type Logger } from './core/log.js';
+
+// Server-side apply of any objects: Namespaces, then CRDs (awaited until Established), then the rest;
+// bounded concurrency, per-object results in input order. Manifest decoding and readiness rules too.
+export {
+  applyObjects,
+  applyManifests,
+  planRequests,
+  DEFAULT_FIELD_MANAGER,
+  type ApplyDeps,
+  type ApplyOptions,
+  type ApplyResult,
+  type ApplyReport,
+  type ApplyStatus,
+  type FieldValidation,
+  type PlannedRequest,
+} from './apply/apply.js';
+export { decodeManifests, ManifestError, describeOrigin, type Manifest } from './apply/manifests.js';
+export { readiness, type Readiness } from './apply/ready.js';
+export { waitReady, type WaitItem, type WaitOptions, type WaitOutcome } from './apply/wait.js';
+export { isApplyConflict, conflictSummary } from './apply/conflict.js';

@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-test('the package entry point exports the dynamic client, RESTMapper, discovery and errors', async () => {
+test('the package entry point exports the dynamic client, RESTMapper, discovery, apply and errors', async () => {
   const kdyn = await import('kdyn');
-  for (const name of ['connect', 'DynamicClient', 'DeferredRESTMapper', 'createCachedDiscovery', 'loadRestConfig', 'createTransport', 'StatusError', 'NoResourceMatchError']) {
+  for (const name of ['connect', 'DynamicClient', 'DeferredRESTMapper', 'createCachedDiscovery', 'loadRestConfig', 'createTransport', 'StatusError', 'NoResourceMatchError', 'applyObjects', 'decodeManifests']) {
     assert.equal(typeof (kdyn as Record<string, unknown>)[name], 'function', `${name} is exported`);
   }
 });
@@ -22,7 +22,7 @@ test('a strict TypeScript consumer type-checks against dist/types', () => {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'consumer.ts'), [
-    "import { connect, StatusError, type ResourceMapping } from 'kdyn';",
+    "import { connect, applyObjects, StatusError, type ResourceMapping, type ApplyResult } from 'kdyn';",
     'export async function names(kind: string): Promise<string[]> {',
     '  const k = await connect({ env: {} });',
     '  try {',
@@ -32,6 +32,15 @@ test('a strict TypeScript consumer type-checks against dist/types', () => {
     '  } catch (e) {',
     '    if (e instanceof StatusError && e.reason === "NotFound") return [];',
     '    throw e;',
+    '  } finally {',
+    '    k.close();',
+    '  }',
+    '}',
+    'export async function applyOne(): Promise<ApplyResult[]> {',
+    '  const k = await connect({ env: {} });',
+    '  try {',
+    "    const r = await applyObjects([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }], k, { fieldManager: 'me', concurrency: 4 });",
+    '    return r.results.filter((x) => x.status === "failed");',
     '  } finally {',
     '    k.close();',
     '  }',

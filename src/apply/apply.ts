@@ -1,0 +1,347 @@
+/**
+ * Server-side apply of a list of manifests, in three stages: Namespaces, then
+ * CustomResourceDefinitions, then everything else. Every kind is mapped and every namespace checked
+ * before the first write (reads only: discovery). When some objects' kinds are served only once the
+ * input's own CRDs exist, those CRDs are awaited until Established, discovery is refreshed once, and
+ * the objects are mapped again; a kind that still maps to nothing fails that object alone.
+ *
+ * Within a stage, objects are applied with bounded concurrency; results are delivered in input
+ * order (`onResult`). One object failing never stops the others. Once `signal` is aborted no new
+ * request starts, requests in flight finish, and the rest are reported `skipped`.
+ *
+ * Each object is one `PATCH` with `application/apply-patch+yaml` (the object as JSON), preceded by a
+ * GET when `detectUnchanged` (the default) so the result can say created / configured / unchanged
+ * (unchanged: the server kept the resourceVersion).
+ */
+import { systemClock, type Clock } from '../core/clock.js';
+import { KdynError } from '../core/errors.js';
+import type { DynamicClient, ResourceClient } from '../dynamic/client.js';
+import type { Unstructured } from '../dynamic/types.js';
+import { resourcePath } from '../dynamic/url.js';
+import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
+import { NoKindMatchError } from '../restmapper/errors.js';
+import { parseGroupVersion } from '../core/gvk.js';
+import { OrderedEmitter, runBounded } from './bounded.js';
+import { describeOrigin, ManifestError, missingFields, type Manifest } from './manifests.js';
+import { declaredKinds, objectKey, planStages, stageOf, type DeclaredKind } from './plan.js';
+import { KindCache, MappingError, mappingError, resolveManifest, type Resolved, type Target } from './resolve.js';
+import { waitReady } from './wait.js';
+import { getCurrent, LIST_THRESHOLD, listCurrent } from './current.js';
+
+export const DEFAULT_FIELD_MANAGER = 'kdyn';
+export const DEFAULT_CONCURRENCY = 8;
+/** How long to wait for the input's CRDs to become Established before mapping their instances. */
+export const DEFAULT_ESTABLISH_TIMEOUT_MS = 60_000;
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface ApplyDeps {
+  client: DynamicClient;
+  mapper: RESTMapper;
+  clock?: Clock;
+}
+
+export interface ApplyOptions {
+  /** `fieldManager` (default `kdyn`). */
+  fieldManager?: string;
+  /** `force=true`: take over fields other managers own (`--force-conflicts`). */
+  force?: boolean;
+  /** Server-side dry run (`dryRun=All`): validated, nothing persisted. */
+  dryRun?: boolean;
+  /** `fieldValidation` (default `Strict`, as kubectl's `--validate=strict`). */
+  fieldValidation?: FieldValidation;
+  /** Objects applied at once within a stage (default 8). */
+  concurrency?: number;
+  /** Namespace for namespaced objects that have none (default `default`). */
+  namespace?: string;
+  /** `-n` was given: an object in another namespace is an error (kubectl's RequireNamespace). */
+  enforceNamespace?: boolean;
+  /** Once aborted, no new request starts (SIGINT). */
+  signal?: AbortSignal;
+  /** GET each object first to tell created / configured / unchanged (default true). */
+  detectUnchanged?: boolean;
+  establishTimeoutMs?: number;
+  /** Each result, in input order, as soon as it and every earlier one are known. */
+  onResult?: (result: ApplyResult) => void;
+}
+
+/** `applied`: succeeded, without a prior read to tell more. */
+export type ApplyStatus = 'created' | 'configured' | 'unchanged' | 'applied' | 'failed' | 'skipped';
+
+export interface ApplyResult {
+  /** Position in the input. */
+  index: number;
+  manifest: Manifest;
+  status: ApplyStatus;
+  dryRun: boolean;
+  /** The object as sent (namespace filled in or removed). */
+  sent?: Unstructured;
+  mapping?: ResourceMapping;
+  /** The server's answer. */
+  object?: Unstructured;
+  error?: Error;
+}
+
+export interface ApplyReport {
+  results: ApplyResult[];
+  succeeded: number;
+  failed: number;
+  /** Not attempted because the run was interrupted. */
+  skipped: number;
+  interrupted: boolean;
+}
+
+/** The library entry point: apply plain objects (their origin in messages is `"input" document N`). */
+export function applyObjects(objects: readonly Unstructured[], deps: ApplyDeps, opts: ApplyOptions = {}): Promise<ApplyReport> {
+  return applyManifests(objects.map((object, i) => ({ source: 'input', document: i + 1, object })), deps, opts);
+}
+
+export async function applyManifests(manifests: readonly Manifest[], deps: ApplyDeps, opts: ApplyOptions = {}): Promise<ApplyReport> {
+  const problems = manifests.flatMap((m) => {
+    const missing = missingFields(m.object);
+    return missing.length ? [`error validating ${describeOrigin(m)}: ${missing.join(', ')}`] : [];
+  });
+  if (problems.length) throw new ManifestError(problems);
+
+  const run = new ApplyRun(manifests, deps, opts);
+  return run.execute();
+}
+
+class ApplyRun {
+  readonly #results: Array<ApplyResult | undefined>;
+  readonly #emitter: OrderedEmitter<ApplyResult>;
+  readonly #kinds: KindCache;
+  readonly #declared: ReadonlyMap<string, DeclaredKind>;
+  readonly #clock: Clock;
+  readonly #dryRun: boolean;
+
+  constructor(
+    private readonly manifests: readonly Manifest[],
+    private readonly deps: ApplyDeps,
+    private readonly opts: ApplyOptions,
+  ) {
+    this.#results = manifests.map(() => undefined);
+    this.#emitter = new OrderedEmitter(manifests.map((_, i) => i), (r) => opts.onResult?.(r));
+    this.#kinds = new KindCache(deps.mapper);
+    this.#declared = declaredKinds(manifests.map((m) => m.object));
+    this.#clock = deps.clock ?? systemClock;
+    this.#dryRun = opts.dryRun === true;
+  }
+
+  get #stopped(): boolean {
+    return this.opts.signal?.aborted === true;
+  }
+
+  async execute(): Promise<ApplyReport> {
+    const resolved = await this.#resolve(this.manifests.map((_, i) => i));
+    // Namespace conflicts are bad input: refuse everything before the first write.
+    const bad = resolved.flatMap((r) => ('error' in r && !(r.error instanceof MappingError) ? [r.error.message] : []));
+    if (bad.length) throw new ManifestError(bad);
+
+    for (const { stage, indexes } of planStages(this.manifests.map((m) => m.object))) {
+      if (this.#stopped) {
+        for (const i of indexes) this.#finish(i, { status: 'skipped' });
+        continue;
+      }
+      if (stage === 'resources') await this.#remapAfterCrds(indexes, resolved);
+      const ready: number[] = [];
+      for (const i of indexes) {
+        const r = resolved[i]!;
+        if ('error' in r) this.#finish(i, { status: 'failed', error: r.error });
+        else if (!r.mapping) this.#finish(i, { status: 'failed', sent: r.object, error: this.#unservedError(i, r.declared!) });
+        else ready.push(i);
+      }
+      if (this.opts.detectUnchanged !== false && !this.#stopped) await this.#prefetch(ready, resolved);
+      const inFlight = new Map<string, Promise<void>>(); // the same object twice: the later waits for the earlier
+      const notStarted = await runBounded(ready, this.opts.concurrency ?? DEFAULT_CONCURRENCY, (i) => {
+        const t = resolved[i] as Target;
+        const key = objectKey(t.object, t.namespace);
+        const p = (inFlight.get(key) ?? Promise.resolve()).then(() => this.#applyOne(i, t));
+        inFlight.set(key, p);
+        return p;
+      }, () => this.#stopped);
+      for (const i of notStarted) this.#finish(i, { status: 'skipped', sent: (resolved[i] as Target).object });
+    }
+
+    const results = this.#results as ApplyResult[];
+    const count = (s: (r: ApplyResult) => boolean) => results.filter(s).length;
+    return {
+      results,
+      succeeded: count((r) => r.status !== 'failed' && r.status !== 'skipped'),
+      failed: count((r) => r.status === 'failed'),
+      skipped: count((r) => r.status === 'skipped'),
+      interrupted: this.#stopped,
+    };
+  }
+
+  #resolve(indexes: readonly number[]): Promise<Resolved[]> {
+    const rule = { namespace: this.opts.namespace || 'default', enforce: this.opts.enforceNamespace === true };
+    const out: Resolved[] = [];
+    return Promise.all(indexes.map(async (i) => (out[i] = await resolveManifest(this.manifests[i]!, this.#kinds, this.#declared, rule)))).then(() => out);
+  }
+
+  /**
+   * Objects whose kind did not map before the CRD stage: wait until the input's CRDs are
+   * Established, refresh discovery once, and map them again. Nothing to do when all mapped or in a
+   * dry run (dry-run CRDs are not created, so their kinds cannot be served).
+   */
+  async #remapAfterCrds(indexes: readonly number[], resolved: Resolved[]): Promise<void> {
+    const unmapped = indexes.filter((i) => { const r = resolved[i]!; return 'error' in r || !r.mapping; });
+    const crds = this.#results.filter((r): r is ApplyResult => r !== undefined && stageOf(r.manifest.object) === 'crds' && r.status !== 'failed' && r.status !== 'skipped');
+    if (unmapped.length === 0 || crds.length === 0 || this.#dryRun) return;
+    const outcomes = await waitReady(
+      crds.map((r) => ({ handle: this.#handle(r.mapping!, undefined), name: String(r.sent!.metadata!.name), last: r.object })),
+      { clock: this.#clock, timeoutMs: this.opts.establishTimeoutMs ?? DEFAULT_ESTABLISH_TIMEOUT_MS, signal: this.opts.signal, concurrency: this.opts.concurrency },
+    );
+    this.#notEstablished = new Map(crds.flatMap((r, k) => {
+      const o = outcomes[k]!;
+      return o.state === 'ready' ? [] : [[String(r.sent!.metadata!.name), o.message] as [string, string]];
+    }));
+    if (this.#stopped) return;
+    this.#kinds.reset();
+    await this.deps.mapper.refresh();
+    const again = await this.#resolve(unmapped);
+    for (const i of unmapped) resolved[i] = again[i]!;
+  }
+
+  #notEstablished = new Map<string, string>();
+  /** Live objects read ahead by a LIST (null: absent), by input index. */
+  #current = new Map<number, Unstructured | null>();
+
+  /** One LIST for each collection that holds many of the stage's objects (each object once). */
+  async #prefetch(indexes: readonly number[], resolved: Resolved[]): Promise<void> {
+    const groups = new Map<string, { mapping: ResourceMapping; namespace: string | undefined; members: Array<[number, string]> }>();
+    const keys = new Set<string>();
+    for (const i of indexes) {
+      const t = resolved[i] as Target;
+      const key = objectKey(t.object, t.namespace);
+      if (keys.has(key)) continue; // a repeated object reads its predecessor's result: GET it
+      keys.add(key);
+      const g = `${t.mapping!.gvr.group}/${t.mapping!.gvr.version}/${t.mapping!.gvr.resource}/${t.namespace ?? ''}`;
+      let entry = groups.get(g);
+      if (!entry) groups.set(g, (entry = { mapping: t.mapping!, namespace: t.namespace, members: [] }));
+      entry.members.push([i, String(t.object.metadata!.name)]);
+    }
+    const big = [...groups.values()].filter((g) => g.members.length >= LIST_THRESHOLD);
+    await runBounded(big.map((_, k) => k), this.opts.concurrency ?? DEFAULT_CONCURRENCY, async (k) => {
+      const g = big[k]!;
+      // Any failure here only means each object is read on its own (and reports its own error).
+      const found = await listCurrent(this.#handle(g.mapping, g.namespace), g.members.map(([, name]) => name)).catch(() => undefined);
+      if (found) for (const [i, name] of g.members) this.#current.set(i, found.get(name) ?? null);
+    }, () => this.#stopped);
+  }
+
+  /** A kind only the input's own CRD declares, still not served when its turn came. */
+  #unservedError(i: number, decl: DeclaredKind): Error {
+    const m = this.manifests[i]!;
+    const gv = parseGroupVersion(String(m.object.apiVersion));
+    const cause = new NoKindMatchError(gv.group, gv.version, String(m.object.kind));
+    const crd = this.#results.find((r) => r && stageOf(r.manifest.object) === 'crds' && r.manifest.object.metadata?.name === decl.crdName);
+    let why = 'ensure CRDs are installed first';
+    if (this.#dryRun) why = `its CustomResourceDefinition ${JSON.stringify(decl.crdName)} is only applied in this dry run`;
+    else if (crd?.status === 'failed') why = `applying its CustomResourceDefinition ${JSON.stringify(decl.crdName)} failed`;
+    else if (this.#notEstablished.has(decl.crdName)) why = `its CustomResourceDefinition ${JSON.stringify(decl.crdName)} is not established: ${this.#notEstablished.get(decl.crdName)}`;
+    return mappingError(m, cause, why);
+  }
+
+  #handle(mapping: ResourceMapping, namespace: string | undefined): ResourceClient {
+    const h = this.deps.client.resource(mapping.gvr, { namespaced: mapping.namespaced });
+    return namespace !== undefined && mapping.namespaced ? h.namespace(namespace) : h;
+  }
+
+  async #applyOne(i: number, t: Target): Promise<void> {
+    const mapping = t.mapping!;
+    const name = String(t.object.metadata!.name);
+    const base = { sent: t.object, mapping };
+    try {
+      const handle = this.#handle(mapping, t.namespace);
+      let before: Unstructured | null | undefined; // null: absent; undefined: not read
+      if (this.#current.has(i)) before = this.#current.get(i);
+      else if (this.opts.detectUnchanged !== false) before = await getCurrent(handle, name);
+      if (this.#stopped) return this.#finish(i, { ...base, status: 'skipped' });
+      const object = await handle.patch(name, JSON.stringify(t.object), 'apply', {
+        fieldManager: this.opts.fieldManager || DEFAULT_FIELD_MANAGER,
+        fieldValidation: this.opts.fieldValidation ?? 'Strict',
+        force: this.opts.force === true,
+        dryRun: this.#dryRun,
+      });
+      this.#finish(i, { ...base, object, status: outcome(before, object, this.#dryRun) });
+    } catch (e) {
+      this.#finish(i, { ...base, status: 'failed', error: e instanceof Error ? e : new KdynError(String(e)) });
+    }
+  }
+
+  #finish(i: number, r: Omit<ApplyResult, 'index' | 'manifest' | 'dryRun'>): void {
+    const result: ApplyResult = { index: i, manifest: this.manifests[i]!, dryRun: this.#dryRun, ...r };
+    this.#results[i] = result;
+    this.#emitter.set(i, result);
+  }
+}
+
+function outcome(before: Unstructured | null | undefined, after: Unstructured, dryRun: boolean): ApplyStatus {
+  if (before === undefined) return 'applied';
+  if (before === null) return 'created';
+  // A dry run never changes the resourceVersion: compare what the object would become instead.
+  const same = dryRun ? sameObject(before, after) : before.metadata?.resourceVersion === after.metadata?.resourceVersion;
+  return same ? 'unchanged' : 'configured';
+}
+
+/** Equal apart from managedFields (their timestamps move on every apply). */
+function sameObject(a: Unstructured, b: Unstructured): boolean {
+  const strip = (o: Unstructured) => JSON.stringify({ ...o, metadata: { ...o.metadata, managedFields: undefined } }, sortedKeys);
+  return strip(a) === strip(b);
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, (value as Record<string, unknown>)[k]]));
+}
+
+/** What `--dry-run=client` prints for one object: the request that would be sent. */
+export interface PlannedRequest {
+  index: number;
+  manifest: Manifest;
+  method: 'PATCH';
+  path: string;
+  query: Record<string, string>;
+  body: Unstructured;
+}
+
+/**
+ * The requests an apply would send, without sending any (client dry run). Kinds the server does not
+ * serve yet but the input's CRDs declare use the declaration's plural. Reads discovery only.
+ */
+export async function planRequests(manifests: readonly Manifest[], deps: Pick<ApplyDeps, 'mapper'>, opts: ApplyOptions = {}): Promise<{ requests: PlannedRequest[]; errors: Array<{ index: number; error: Error }> }> {
+  const problems = manifests.flatMap((m) => {
+    const missing = missingFields(m.object);
+    return missing.length ? [`error validating ${describeOrigin(m)}: ${missing.join(', ')}`] : [];
+  });
+  if (problems.length) throw new ManifestError(problems);
+  const kinds = new KindCache(deps.mapper);
+  const declared = declaredKinds(manifests.map((m) => m.object));
+  const rule = { namespace: opts.namespace || 'default', enforce: opts.enforceNamespace === true };
+  const resolved = await Promise.all(manifests.map((m) => resolveManifest(m, kinds, declared, rule)));
+  const bad = resolved.flatMap((r) => ('error' in r && !(r.error instanceof MappingError) ? [r.error.message] : []));
+  if (bad.length) throw new ManifestError(bad);
+  const query: Record<string, string> = {};
+  if (opts.dryRun) query.dryRun = 'All';
+  query.fieldManager = opts.fieldManager || DEFAULT_FIELD_MANAGER;
+  query.fieldValidation = opts.fieldValidation ?? 'Strict';
+  query.force = String(opts.force === true);
+  const requests: PlannedRequest[] = [];
+  const errors: Array<{ index: number; error: Error }> = [];
+  // Stage order, as the requests would go out.
+  for (const { indexes } of planStages(manifests.map((m) => m.object))) {
+    for (const i of indexes) {
+      const r = resolved[i]!;
+      if ('error' in r) {
+        errors.push({ index: i, error: r.error });
+        continue;
+      }
+      const gvr = r.mapping ? r.mapping.gvr : { group: r.declared!.group, version: parseGroupVersion(String(r.object.apiVersion)).version, resource: r.declared!.plural };
+      const path = resourcePath({ gvr, namespace: r.namespace, name: String(r.object.metadata!.name) });
+      requests.push({ index: i, manifest: manifests[i]!, method: 'PATCH', path, query: { ...query }, body: r.object });
+    }
+  }
+  return { requests, errors };
+}

@@ -1,0 +1,170 @@
+/**
+ * Manifest decoding (kubectl `CR/pkg/resource/visitor.go` StreamVisitor + FlattenListVisitor): one
+ * source's text -> its objects. Multi-document YAML (js-yaml), JSON, `kind: List` flattened, empty
+ * and `null` documents skipped. Pure: no I/O. Every problem is collected (syntax errors with file,
+ * line and column; documents without apiVersion, kind or metadata.name by file and document index)
+ * so the caller can refuse the whole input before sending anything.
+ */
+import { loadAll, YAMLException } from 'js-yaml';
+import { KdynError } from '../core/errors.js';
+import { jsonErrorOffset } from './json-locate.js';
+import type { Unstructured } from '../dynamic/types.js';
+
+/** One object to apply and where it came from. */
+export interface Manifest {
+  /** The file as given on the command line (or found in a directory), `STDIN`, or a caller's label. */
+  source: string;
+  /** 1-based position of the YAML/JSON document in its source (empty documents count). */
+  document: number;
+  /** 1-based position in a flattened `kind: List` document. */
+  item?: number;
+  object: Unstructured;
+}
+
+/** Invalid input: every problem found, one line each. Nothing was sent to the server. */
+export class ManifestError extends KdynError {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.length === 1 ? problems[0]! : `${problems.length} problems in the input:\n${problems.join('\n')}`);
+  }
+}
+
+/** `"m.yaml" document 3`, `"m.yaml" document 2, item 4`. */
+export function describeOrigin(m: Pick<Manifest, 'source' | 'document' | 'item'>): string {
+  return `${JSON.stringify(m.source)} document ${m.document}${m.item !== undefined ? `, item ${m.item}` : ''}`;
+}
+
+/**
+ * Decodes one source. Returns the objects in order, and the problems found (syntax errors stop at
+ * the first one in a source, as a YAML stream cannot be resynchronised reliably; field problems are
+ * reported for every document).
+ */
+export function decodeManifests(text: string, source: string): { manifests: Manifest[]; problems: string[] } {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let docs: unknown[];
+  try {
+    docs = parseDocuments(text, source);
+  } catch (e) {
+    return { manifests: [], problems: [syntaxProblem(e, source)] };
+  }
+  const manifests: Manifest[] = [];
+  const problems: string[] = [];
+  docs.forEach((doc, i) => {
+    const document = i + 1;
+    if (doc === null || doc === undefined) return;
+    if (typeof doc !== 'object' || Array.isArray(doc)) {
+      problems.push(`error validating ${describeOrigin({ source, document })}: not a Kubernetes object (a ${Array.isArray(doc) ? 'list' : typeof doc})`);
+      return;
+    }
+    const obj = doc as Unstructured;
+    if (isList(obj)) {
+      const items = obj.items as unknown[];
+      const itemKind = typeof obj.kind === 'string' && obj.kind !== 'List' ? obj.kind.slice(0, -4) : undefined;
+      items.forEach((it, j) => {
+        if (it === null || it === undefined) return;
+        const origin = { source, document, item: j + 1 };
+        if (typeof it !== 'object' || Array.isArray(it)) {
+          problems.push(`error validating ${describeOrigin(origin)}: not a Kubernetes object`);
+          return;
+        }
+        let item = it as Unstructured;
+        // A typed list (ConfigMapList) may leave apiVersion and kind to the list, as client-go decodes it.
+        if (itemKind && item.kind === undefined) item = { kind: itemKind, ...item };
+        if (itemKind && item.apiVersion === undefined && typeof obj.apiVersion === 'string') item = { apiVersion: obj.apiVersion, ...item };
+        push(manifests, problems, { ...origin, object: item });
+      });
+      return;
+    }
+    push(manifests, problems, { source, document, object: obj });
+  });
+  return { manifests, problems };
+}
+
+/** What a manifest lacks, kubectl-style (`apiVersion not set`, ...); [] when complete. */
+export function missingFields(obj: Unstructured): string[] {
+  const out: string[] = [];
+  if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') out.push('apiVersion not set');
+  if (typeof obj.kind !== 'string' || obj.kind === '') out.push('kind not set');
+  const md = obj.metadata;
+  if (md !== undefined && (md === null || typeof md !== 'object' || Array.isArray(md))) out.push('metadata is not an object');
+  else if (typeof md?.name !== 'string' || md.name === '') out.push(typeof md?.generateName === 'string' && md.generateName ? 'metadata.name not set (generateName cannot be applied)' : 'metadata.name not set');
+  if (md && typeof md === 'object' && md.namespace !== undefined && typeof md.namespace !== 'string') out.push('metadata.namespace is not a string');
+  return out;
+}
+
+function push(manifests: Manifest[], problems: string[], m: Manifest): void {
+  const missing = missingFields(m.object);
+  if (missing.length) problems.push(`error validating ${describeOrigin(m)}: ${missing.join(', ')}`);
+  else manifests.push(m);
+}
+
+function isList(obj: Unstructured): boolean {
+  return Array.isArray(obj.items) && typeof obj.kind === 'string' && obj.kind.endsWith('List') && obj.metadata?.name === undefined;
+}
+
+/**
+ * JSON by its first character (JSON.parse, one value or several in a row, as kubectl's
+ * YAMLOrJSONDecoder reads them); YAML otherwise, and for JSON-looking text that is not JSON unless
+ * the file is named `.json` (`{a: b}` is YAML's flow style).
+ */
+function parseDocuments(text: string, source: string): unknown[] {
+  const first = /\S/.exec(text)?.[0];
+  if (first === '{' || first === '[') {
+    const r = parseJSONStream(text);
+    if (Array.isArray(r)) return r;
+    if (source.endsWith('.json')) throw r;
+  }
+  // maxAliases bounds alias expansion ("billion laughs"): manifests have no use for many aliases.
+  return loadAll(text, { filename: source, maxAliases: 1000 });
+}
+
+/** Consecutive JSON values, or the syntax error (a JSONSyntaxError with the offset when V8 gives one). */
+function parseJSONStream(text: string): unknown[] | JSONSyntaxError {
+  const docs: unknown[] = [];
+  let offset = 0;
+  while (offset < text.length) {
+    const rest = text.slice(offset);
+    const lead = rest.length - rest.trimStart().length;
+    if (lead === rest.length) break;
+    try {
+      docs.push(JSON.parse(rest));
+      return docs;
+    } catch (e) {
+      const msg = (e as Error).message;
+      const at = /at position (\d+)/.exec(msg);
+      const pos = at ? Number(at[1]) : undefined;
+      if (pos !== undefined && /after JSON/.test(msg)) {
+        try {
+          docs.push(JSON.parse(rest.slice(0, pos)));
+        } catch {
+          return new JSONSyntaxError(msg, undefined, text);
+        }
+        offset += pos;
+        continue;
+      }
+      return new JSONSyntaxError(msg.split(', "')[0]!.replace(/ in JSON at position \d+$/, ''), offset + (pos ?? jsonErrorOffset(rest)), text);
+    }
+  }
+  return docs;
+}
+
+class JSONSyntaxError extends Error {
+  readonly line?: number;
+  readonly column?: number;
+  constructor(message: string, position: number | undefined, text: string) {
+    super(message);
+    if (position !== undefined) {
+      const before = text.slice(0, position);
+      this.line = before.split('\n').length;
+      this.column = position - before.lastIndexOf('\n');
+    }
+  }
+}
+
+function syntaxProblem(e: unknown, source: string): string {
+  if (e instanceof YAMLException) {
+    const where = e.mark ? ` (line ${e.mark.line + 1}, column ${e.mark.column + 1})` : '';
+    return `error parsing ${JSON.stringify(source)}${where}: ${e.reason}`;
+  }
+  if (e instanceof JSONSyntaxError && e.line !== undefined) return `error parsing ${JSON.stringify(source)} (line ${e.line}, column ${e.column}): ${e.message}`;
+  return `error parsing ${JSON.stringify(source)}: ${(e as Error).message.split('\n')[0]}`;
+}

@@ -1,0 +1,46 @@
+/**
+ * Shared set-up of the `kdyn apply` end-to-end tests: the CLI's main() in process with in-memory IO
+ * (so the local server's request log shows exactly what one run sent), and manifest files in a temp dir.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { main } from '../../src/cli/main.js';
+import { toYAMLDocuments } from '../../src/printers/yaml.js';
+import type { IO } from '../../src/core/io.js';
+
+export interface Kdyn {
+  (args: string[], stdin?: string): Promise<{ code: number; out: string; err: string }>;
+}
+
+/** Runs `kdyn ARGS` against the kubeconfig `<dir>/config` with its own cache dir. */
+export function kdynIn(dir: string): Kdyn {
+  return async (args, stdin) => {
+    let out = '';
+    let err = '';
+    const io: IO = {
+      stdout: { write: (s: string) => (out += s) },
+      stderr: { write: (s: string) => (err += s) },
+      stdin: stdin === undefined ? undefined : Readable.from([Buffer.from(stdin)]),
+      env: { HOME: dir },
+      cwd: dir,
+    };
+    const code = await main([...args, '--kubeconfig', join(dir, 'config'), '--cache-dir', join(dir, 'cache')], io);
+    return { code, out, err };
+  };
+}
+
+/** Writes `docs` (objects as a YAML stream, or text) to `<dir>/<name>` and returns the path. */
+export function manifestFile(dir: string, name: string, docs: unknown[] | string): string {
+  const p = join(dir, name);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, typeof docs === 'string' ? docs : toYAMLDocuments(docs));
+  return p;
+}
+
+export const configMap = (name: string, data: Record<string, string> = { k: 'v' }, namespace?: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, ...(namespace ? { namespace } : {}) },
+  data,
+});

