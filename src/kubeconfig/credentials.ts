@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../core/errors.js';
+import { pathError } from '../core/fs-errors.js';
 import type { AuthProviderConfig, CredentialProvider } from './types.js';
 
 export const noCredentials: CredentialProvider = {
@@ -34,7 +35,7 @@ export function tokenFileProvider(file: string): CredentialProvider {
     try {
       return (await readFile(file, 'utf8')).trim();
     } catch (e) {
-      throw new ConfigError(`reading token file "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new ConfigError(`reading token file "${file}": ${pathError(file, e)}`);
     }
   };
   return {

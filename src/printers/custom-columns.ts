@@ -83,8 +83,8 @@ export class CustomColumnsPrinter {
    * printed before its error (the header and the earlier rows).
    */
   add(obj: unknown): void {
+    this.templates ??= compileColumns(this.columns);
     try {
-      this.templates ??= this.columns.map((c) => compileJSONPath(c.fieldSpec));
       this.rows.push(this.templates.map((t) => cell(t.findResults(obj))));
     } catch (e) {
       throw e instanceof JSONPathError ? new CustomColumnsError(e.reason) : e;
@@ -107,6 +107,15 @@ export class CustomColumnsPrinter {
   render(): string {
     const all = this.options.noHeaders ? this.rows : [this.columns.map((c) => c.header), ...this.rows];
     return formatColumns(all, { minWidth: 6 }); // printers.GetNewTabWriter: minwidth 6, padding 3
+  }
+}
+
+/** Each column's path compiled; a path that does not parse throws CustomColumnsError with kubectl's message. */
+export function compileColumns(columns: readonly CustomColumn[]): JSONPathTemplate[] {
+  try {
+    return columns.map((c) => compileJSONPath(c.fieldSpec));
+  } catch (e) {
+    throw e instanceof JSONPathError ? new CustomColumnsError(e.reason) : e;
   }
 }
 

@@ -12,6 +12,7 @@ import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { KdynError, StatusError, UsageError } from '../../core/errors.js';
 import { gvrString, sameGVR } from '../../core/gvk.js';
+import { pathError } from '../../core/fs-errors.js';
 import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
 import type { GetRequest, RESTMapper, ResourceMapping } from '../../restmapper/types.js';
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
@@ -83,17 +84,19 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   const names = parsed.form === 'types' ? parsed.names : parsed.tuples;
   if (opts.labelSelector && names.length > 0) throw new KdynError('name cannot be provided when a selector is specified');
   if (opts.allNamespaces && names.length > 0) throw new KdynError('a resource cannot be retrieved by name across all namespaces');
+  // A --sort-by path or an -o template that does not parse is a usage error, found before any request.
   let sorter: Sorter | undefined;
-  if (opts.sortBy) sorter = (await import('../../printers/sort.js')).createSorter(opts.sortBy);
+  if (opts.sortBy) sorter = await asUsageError(async () => (await import('../../printers/sort.js')).createSorter(opts.sortBy!));
   const template = await readTemplate(opts.format, io);
   if (opts.format.type === 'jsonpath') {
-    // A template that does not parse is a usage error, found before any request.
-    const { compileJSONPath, JSONPathError } = await import('../../printers/jsonpath.js');
-    try {
-      compileJSONPath(template ?? '');
-    } catch (e) {
-      throw e instanceof JSONPathError ? new UsageError(e.message) : e;
-    }
+    const { compileJSONPath } = await import('../../printers/jsonpath.js');
+    await asUsageError(async () => compileJSONPath(template ?? ''));
+  } else if (opts.format.type === 'custom-columns') {
+    const file = opts.format.file;
+    await asUsageError(async () => {
+      const cc = await import('../../printers/custom-columns.js');
+      cc.compileColumns(file !== undefined ? cc.parseCustomColumnsTemplate(template ?? '') : cc.parseCustomColumnsSpec(template ?? ''));
+    });
   }
 
   // Load the printing half while the mapper reads discovery (a failed import surfaces where awaited).
@@ -198,7 +201,16 @@ async function readFileArg(file: string, io: IO, what: string): Promise<string> 
   try {
     return await readFile(resolvePath(io.cwd, file), 'utf8');
   } catch (e) {
-    throw new KdynError(`error reading ${what} ${JSON.stringify(file)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new KdynError(`error reading ${what} ${JSON.stringify(file)}: ${pathError(file, e)}`);
+  }
+}
+
+/** Runs `fn`, which parses templates only: its errors (JSONPathError, CustomColumnsError) become UsageErrors. */
+async function asUsageError<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw e instanceof KdynError && !(e instanceof UsageError) ? new UsageError(e.message) : e;
   }
 }
 
