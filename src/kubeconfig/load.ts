@@ -84,7 +84,7 @@ export function resolveRestConfig(merged: MergedKubeconfig, o: LoadOptions): Res
 
   const tls = applyTlsFlags(clusterTls(clusterEntry), o);
   const user: KubeconfigUser = userEntry?.value ?? {};
-  applyClientCertFlags(tls, user, o);
+  applyClientCertFlags(tls, user, userEntry?.name, o);
   const server = validateServer(configured ?? DEFAULT_SERVER, tls);
   const credentials = credentialsFor(userEntry, clusterEntry, server, tls, o);
   const impersonate = user.as || user['as-groups']?.length || user['as-uid']
@@ -152,11 +152,12 @@ function applyTlsFlags(base: TLSConfig, o: LoadOptions): TLSConfig {
   return tls;
 }
 
-function applyClientCertFlags(tls: TLSConfig, user: KubeconfigUser, o: LoadOptions): void {
+function applyClientCertFlags(tls: TLSConfig, user: KubeconfigUser, userName: string | undefined, o: LoadOptions): void {
   const f = o.flags;
   const certFlag = str(f['client-certificate']);
   const keyFlag = str(f['client-key']);
-  const owner = 'the user';
+  const owner = userName ?? 'the user'; // kubectl: "unable to read client-cert F for NAME due to ..."
+
   if (certFlag) tls.certData = readPem(resolve(o.cwd, certFlag), 'client-cert', '--client-certificate');
   else if (str(user['client-certificate-data'])) tls.certData = b64(user['client-certificate-data']!, 'client-certificate-data', owner);
   else if (str(user['client-certificate'])) tls.certData = readPem(user['client-certificate']!, 'client-cert', owner);
