@@ -41,6 +41,8 @@ export interface RunOptions {
   cwd?: string;
   /** Killed after this long (default 60 s). */
   timeoutMs?: number;
+  /** Written to the child's stdin, which is then closed (default: stdin closed at once). */
+  stdin?: string | Buffer;
 }
 
 /** Runs `cmd args`, collecting stdout and stderr as UTF-8 text. */
@@ -54,6 +56,8 @@ export function runCommand(cmd: string, args: readonly string[], opts: RunOption
     child.on('error', (e) => {
       err += `${e.message}\n`;
     });
+    child.stdin.on('error', () => undefined); // the child may exit before reading it all
+    child.stdin.end(opts.stdin ?? '');
     child.on('close', (code) => resolve({ code: code === null || code < 0 ? -1 : code, out, err }));
   });
 }
