@@ -10,7 +10,7 @@
  * lookup consults is keyed by that name, so a hit there is the full mapper's answer. Anything else
  * (no index, a miss, an ambiguity) goes the full way, with its refetch rules unchanged.
  */
-import type { CachedDiscovery, DiscoverySnapshot } from '../discovery/types.js';
+import type { CachedDiscovery } from '../discovery/types.js';
 import { NoKindMatchError, NoResourceMatchError } from './errors.js';
 import { DiscoveryRESTMapper } from './mapper.js';
 import type { RESTMapper, ResourceMapping } from './types.js';
@@ -105,13 +105,4 @@ export class DeferredRESTMapper implements RESTMapper {
     await this.refresh();
     return f(await this.mapper());
   }
-}
-
-/** A CachedDiscovery over a fixed snapshot (always fresh): for tests and library users who already hold discovery. */
-export function staticDiscovery(snapshot: DiscoverySnapshot): CachedDiscovery {
-  return {
-    snapshot: () => Promise.resolve(snapshot),
-    invalidate: () => {},
-    fresh: () => true,
-  };
 }

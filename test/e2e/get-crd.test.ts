@@ -7,7 +7,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { HAS_KUBECTL, startGetEnv, type GetEnv } from './get-helpers.js';
 import { connect, type Connection } from '../../src/dynamic/connect.js';
-import type { Unstructured } from '../../src/dynamic/types.js';
+import type { Unstructured } from '../../src/core/unstructured.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
 
 let env: GetEnv;
