@@ -7,7 +7,7 @@
 // under a running test; a failing file is reported and the rest still built.
 import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync, renameSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,7 +28,7 @@ const stringWidthShim = {
 };
 
 // Built-in modules that cost milliseconds to load and that most runs never touch (exec plugins'
-// child_process, crypto for temp-file names, fs/promises, ...): a chunk that imports one gets a
+// child_process, crypto for temp-file names, fs/promises, ...): a dist/cli file that imports one gets a
 // proxy that requires the module on first property access. Measured unloaded: crypto ~3.5 ms,
 // child_process ~3 ms, fs/promises ~1.3 ms, tty ~2.7 ms.
 const LAZY_BUILTINS = /\brequire\("((?:node:)?(?:child_process|crypto|zlib|readline|tty|dns|worker_threads|fs\/promises|v8|vm|perf_hooks))"\)/g;
@@ -165,13 +165,6 @@ async function buildCli() {
   }
   mkdirSync(join(root, 'build'), { recursive: true });
   writeFileSync(join(root, 'build/cli-meta.json'), JSON.stringify(main.metafile));
-  // The split chunks of earlier builds (dist/cli/chunks) are removed once they are 10 minutes old,
-  // so a kdyn process started before this build can still finish.
-  const chunkDir = join(outdir, 'chunks');
-  for (const name of existsSync(chunkDir) ? readdirSync(chunkDir) : []) {
-    const p = join(chunkDir, name);
-    if (Date.now() - statSync(p).mtimeMs > 10 * 60_000) rmSync(p, { force: true });
-  }
 }
 
 function* walk(dir) {

@@ -40,7 +40,9 @@ export class DeferredRESTMapper implements RESTMapper {
         for (const w of warnings) this.#options.warn(w);
         return mapping;
       } catch {
-        // A miss or an ambiguity: the full mapper decides (and refetches on a miss).
+        // Tolerated, whatever it is (a miss, an ambiguity, a name the selected groups cannot settle):
+        // the index only makes a hit faster. The full mapper below gives the answer or the error,
+        // with its refetch rules, over the whole snapshot.
       }
     }
     const { mapping, warnings } = await this.#withRetry((m) => m.resolve(arg));
@@ -88,6 +90,7 @@ export class DeferredRESTMapper implements RESTMapper {
     if (!m) {
       m = discovery.lookup(token).then(
         (s) => s && new DiscoveryRESTMapper(s),
+        // An unreadable index (or cache file) is tolerated: the full mapper reads discovery its own way.
         () => undefined,
       );
       this.#indexed.set(token, m);

@@ -191,7 +191,10 @@ async function readFileArg(file: string, io: IO, what: string): Promise<string> 
   }
 }
 
-/** The objects of a list page or named get: kubectl's `kind[.group]` (lower-cased kind) for -o name. */
+/**
+ * The group and kind of a mapping's objects, as served (not lower-cased): what `-o name` falls back
+ * to for an object without apiVersion/kind (the name printer lower-cases the kind itself).
+ */
 export function groupKindOf(mapping: ResourceMapping): { group: string; kind: string } {
   return { group: mapping.gvk.group, kind: mapping.gvk.kind };
 }
