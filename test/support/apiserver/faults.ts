@@ -1,7 +1,10 @@
 /**
  * Injected faults for transport tests: a matching request is answered with a canned response
- * (or a reset connection, or a delay) before authentication and routing.
+ * (or a reset connection, or a delay) before authentication and routing; watch streams can be cut
+ * short; the server can "restart" (same objects, watch history gone).
  */
+import type { WatchFaults } from './watch.js';
+
 export interface FaultSpec {
   /** Only requests with this method (any when unset). */
   method?: string;
@@ -29,6 +32,31 @@ export interface Fault extends FaultSpec {
 
 export class Faults {
   private list: Fault[] = [];
+  /** Applies to watch streams started from now on; `{}` = none. */
+  watch: WatchFaults = {};
+  private onRestart: () => void;
+
+  constructor(onRestart: () => void = () => {}) {
+    this.onRestart = onRestart;
+  }
+
+  /** Close each watch stream started from now on after `n` events (bookmarks included). */
+  closeWatchesAfterEvents(n: number): void {
+    this.watch = { ...this.watch, closeAfterEvents: n };
+  }
+
+  /** Close each watch stream started from now on `ms` after it started (server clock). */
+  closeWatchesAfterMs(ms: number): void {
+    this.watch = { ...this.watch, closeAfterMs: ms };
+  }
+
+  /**
+   * As an API server restart: open watch streams end, the objects stay, the watch history is gone
+   * (a watch from an older resourceVersion gets 410 Expired).
+   */
+  restart(): void {
+    this.onRestart();
+  }
 
   add(spec: FaultSpec): Fault {
     const f: Fault = { ...spec, hits: 0 };
@@ -38,6 +66,7 @@ export class Faults {
 
   clear(): void {
     this.list = [];
+    this.watch = {};
   }
 
   get active(): readonly Fault[] {

@@ -1,6 +1,8 @@
 /**
  * `npm run local-apiserver -- [--port N] [--tls] [--kubeconfig FILE] [--seed empty|demo]
- *   [--extra-groups N] [--configmaps N] [--namespace NS] [--discovery aggregated|legacy]`
+ *   [--extra-groups N] [--configmaps N] [--namespace NS] [--discovery aggregated|legacy]
+ *   [--crd-establish-delay MS] [--watch-bookmark-interval MS] [--watch-close-after-events N]
+ *   [--watch-close-after MS]`
  * Prints one line `ready <url>` when accepting requests; runs until SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
@@ -30,6 +32,9 @@ async function main(): Promise<void> {
         namespace: { type: 'string', default: 'bench' },
         discovery: { type: 'string', default: 'aggregated' },
         'crd-establish-delay': { type: 'string' },
+        'watch-bookmark-interval': { type: 'string' },
+        'watch-close-after-events': { type: 'string' },
+        'watch-close-after': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -40,7 +45,8 @@ async function main(): Promise<void> {
   }
   if (values.help) {
     process.stdout.write(
-      'usage: local-apiserver [--port N] [--tls] [--kubeconfig FILE] [--seed empty|demo] [--extra-groups N] [--configmaps N] [--namespace NS] [--discovery aggregated|legacy]\n',
+      'usage: local-apiserver [--port N] [--tls] [--kubeconfig FILE] [--seed empty|demo] [--extra-groups N] [--configmaps N] [--namespace NS] [--discovery aggregated|legacy]\n' +
+        '  [--crd-establish-delay MS] [--watch-bookmark-interval MS] [--watch-close-after-events N] [--watch-close-after MS]\n',
     );
     return;
   }
@@ -61,7 +67,10 @@ async function main(): Promise<void> {
     namespace: values.namespace,
     discovery: values.discovery,
     crdEstablishDelayMs: int('crd-establish-delay', values['crd-establish-delay'], 0),
+    watchBookmarkIntervalMs: int('watch-bookmark-interval', values['watch-bookmark-interval'], 60_000),
   });
+  if (values['watch-close-after-events'] !== undefined) server.faults.closeWatchesAfterEvents(int('watch-close-after-events', values['watch-close-after-events'], 0));
+  if (values['watch-close-after'] !== undefined) server.faults.closeWatchesAfterMs(int('watch-close-after', values['watch-close-after'], 0));
   if (values.kubeconfig) server.writeKubeconfig(values.kubeconfig);
   let stopping = false;
   const stop = (): void => {

@@ -4,7 +4,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { randomUUID, randomInt } from 'node:crypto';
-import type { Clock } from '../../../src/core/clock.js';
+import type { Clock } from './clock.js';
 import type { Catalog, Obj, RawResponse, ServedResource } from './types.js';
 import type { Store } from './storage.js';
 import type { RequestInfo } from './requestinfo.js';
@@ -18,6 +18,8 @@ import { handleList, present } from './lists.js';
 import { deleteObject, deleteCollection } from './deletes.js';
 import { contentType, parseBody } from './body.js';
 import { getScale, updateScale } from './scale.js';
+import type { Faults } from './faults.js';
+import { handleWatch, type StreamResponse, type Watches } from './watch.js';
 
 export interface Backend {
   store: Store;
@@ -28,6 +30,10 @@ export interface Backend {
   nextClusterIP(): string;
   /** Serialized list items per stored object (see lists.ts). */
   jsonCache: WeakMap<Obj, { version: string; json: string }>;
+  /** Serialized watch event objects per stored object (see watch.ts). */
+  eventJsonCache: WeakMap<Obj, { version: string; json: string }>;
+  watches: Watches;
+  faults: Faults;
 }
 
 export interface ResourceRequest {
@@ -55,7 +61,7 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const SERVER_METADATA = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'];
 
-export function handleResourceRequest(b: Backend, req: ResourceRequest): RawResponse {
+export function handleResourceRequest(b: Backend, req: ResourceRequest): RawResponse | StreamResponse {
   const { info } = req;
   const served = b.catalog.lookup(info.group, info.version, info.resource);
   if (!served || info.parts.length > 3) return pageNotFound();
@@ -72,7 +78,8 @@ export function handleResourceRequest(b: Backend, req: ResourceRequest): RawResp
     case 'GET':
     case 'HEAD':
       if (info.verb === 'watch') {
-        throw new ApiError(405, 'watch is not supported by this server yet', 'MethodNotAllowed');
+        if (t.subresource) return pageNotFound();
+        return handleWatch(b, t, req);
       }
       if (!t.name) return handleList(b, t, req);
       return t.subresource === 'scale' ? getScale(b, t) : getObject(b, t, req);

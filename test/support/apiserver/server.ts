@@ -8,8 +8,8 @@ import https from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Clock } from '../../../src/core/clock.js';
-import { systemClock } from '../../../src/core/clock.js';
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
 import type { Catalog, RawResponse } from './types.js';
 import { Faults } from './faults.js';
 import { Store } from './storage.js';
@@ -21,6 +21,7 @@ import { handleResourceRequest, type Backend } from './objects.js';
 import { CrdController } from './crd-controller.js';
 import { seedServer } from './seed.js';
 import { createCatalog } from './catalog.js';
+import { Watches, type StreamResponse } from './watch.js';
 
 export interface ServerOptions {
   /** 0 (default) = any free port. */
@@ -36,6 +37,10 @@ export interface ServerOptions {
   crdEstablishDelayMs?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** Interval of BOOKMARK events on watches with allowWatchBookmarks (default 60000). */
+  watchBookmarkIntervalMs?: number;
+  /** Events kept per resource type for watches from a resourceVersion (default 10000). */
+  watchHistory?: number;
   /** Time source for timestamps, ages and the CRD establish delay (default: the system clock). */
   clock?: Clock;
   /** What is served (default: catalog.ts's createCatalog; mini-catalog.ts has a small alternative). */
@@ -78,7 +83,11 @@ export interface LocalApiServer {
   store: Store;
   catalog: Catalog;
   faults: Faults;
+  /** Open watch streams; `bookmarkIntervalMs` is settable. */
+  watches: Watches;
   clock: Clock;
+  /** As faults.restart(): open watches end, objects stay, watch history is gone. */
+  restart(): void;
   stop(): Promise<void>;
 }
 
@@ -109,8 +118,14 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 export async function startServer(options: ServerOptions = {}): Promise<LocalApiServer> {
   const clock = options.clock ?? systemClock;
   const catalog = options.catalog ?? createCatalog({ discovery: options.discovery ?? 'aggregated' });
-  const store = new Store();
-  const faults = new Faults();
+  const store = new Store({ historyLimit: options.watchHistory });
+  const watches = new Watches();
+  if (options.watchBookmarkIntervalMs !== undefined) watches.bookmarkIntervalMs = options.watchBookmarkIntervalMs;
+  const restart = (): void => {
+    store.compact();
+    watches.closeAll();
+  };
+  const faults = new Faults(restart);
   const requestLog: RequestLogEntry[] = [];
   const token = options.token ?? randomBytes(24).toString('hex');
   const readOnlyToken = options.readOnlyToken ?? randomBytes(24).toString('hex');
@@ -124,7 +139,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     const n = ipCounter++;
     return `10.96.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
   };
-  const backend: Backend = { store, catalog, clock, crds, nextClusterIP, jsonCache: new WeakMap() };
+  const backend: Backend = { store, catalog, clock, crds, nextClusterIP, jsonCache: new WeakMap(), eventJsonCache: new WeakMap(), watches, faults };
   seedServer(backend, options);
 
   const sockets = new Set<Socket>();
@@ -144,8 +159,18 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
       time: clock.now(),
     };
     requestLog.push(entry);
-    const send = (r: RawResponse): void => {
+    const send = (r: RawResponse | StreamResponse): void => {
       entry.status = r.status;
+      if ('stream' in r) {
+        res.writeHead(r.status, r.headers); // no content-length: chunked
+        res.flushHeaders();
+        r.stream({
+          write: (text) => void res.write(text),
+          end: () => res.end(),
+          onClose: (cb) => res.once('close', cb),
+        });
+        return;
+      }
       const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
       res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length) });
       res.end(method === 'HEAD' ? undefined : body);
@@ -261,10 +286,13 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     store,
     catalog,
     faults,
+    watches,
     clock,
+    restart,
     stop: () =>
       new Promise<void>((resolve) => {
         crds.stop();
+        watches.closeAll();
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       }),
