@@ -19,7 +19,7 @@ import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
 import { DiskStore } from './disk.js';
 import { combinedSnapshot, formatCombined, indexedSnapshot, parseCombined, type CombinedCache } from './combined.js';
 import { layoutFiles, readLayout, writeLayout } from './layout.js';
-import { wholeSeconds, type WriteBehind } from './write-behind.js';
+import { DEFAULT_WRITE_BEHIND_THRESHOLD, wholeSeconds, type WriteBehind } from './write-behind.js';
 
 export { DEFAULT_WRITE_BEHIND_THRESHOLD, type WriteBehind, type WriteBehindJob } from './write-behind.js';
 import { DEFAULT_CONCURRENCY, fetchDiscovery, fetchGroupVersions, merge, type AggregatedDoc } from './client.js';
@@ -127,7 +127,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     later(async () => {
       const files = layoutFiles(loc.paths.kubectlDir, snap, previous);
       const wb = opts.writeBehind;
-      if (wb && files.length > wb.threshold) {
+      if (wb && files.length > (wb.threshold ?? DEFAULT_WRITE_BEHIND_THRESHOLD)) {
         // Combined file first (the next kdyn run is warm at once), dated in whole seconds so the
         // layout files written from it can carry exactly its mtime; then kubectl's files, behind.
         if (loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined), wholeSeconds(clock.now()))) {

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSorter, naturalLess, parseQuantity } from '../../../src/printers/sort.js';
 import { loadExchange } from '../../support/exchanges.js';
-import type { Table, Unstructured } from '../../../src/dynamic/types.js';
+import type { Table } from '../../../src/core/table.js';
+import type { Unstructured } from '../../../src/core/unstructured.js';
 
 test('naturalLess orders digit runs numerically (fvbommel/sortorder)', () => {
   const names = ['cm10', 'cm2', 'cm1', 'cm01', 'a', 'cm', '10', '9'];
