@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
-import type { Table, Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
+import type { Table } from '../core/table.js';
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 

@@ -16,7 +16,8 @@ import { ConnectionError, KdynError, StatusError, type Status } from '../core/er
 import { systemClock, type Clock } from '../core/clock.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { ResourceClient } from '../dynamic/client.js';
-import type { Table, TableRow, Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
+import type { Table, TableRow } from '../core/table.js';
 import { Backoff } from './backoff.js';
 import { JsonStreamDecoder, WatchDecodeError } from './decoder.js';
 import { ObjectStore, type ObjectKey } from './store.js';

@@ -10,7 +10,7 @@ import { silentLogger } from '../../../src/core/log.js';
 import { tokenProvider } from '../../../src/kubeconfig/credentials.js';
 import { createTransport } from '../../../src/transport/http.js';
 import { DynamicClient } from '../../../src/dynamic/client.js';
-import type { Unstructured } from '../../../src/dynamic/types.js';
+import type { Unstructured } from '../../../src/core/unstructured.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 

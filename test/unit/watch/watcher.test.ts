@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { StatusError, ConnectionError } from '../../../src/core/errors.js';
 import { watch, type Watcher } from '../../../src/watch/watcher.js';
 import type { WatchEvent } from '../../../src/watch/types.js';
-import type { Unstructured } from '../../../src/dynamic/types.js';
+import type { Unstructured } from '../../../src/core/unstructured.js';
 import { bookmark, clientFor, cm, expired, listPage, startScripted, status, stream, virtualClock } from './helpers.js';
 
 const GVR = { group: '', version: 'v1', resource: 'configmaps' };
