@@ -23,9 +23,16 @@ export type {
   PatchOptions,
   PatchType,
   DeleteOptions,
+  WatchRequestOptions,
 } from './dynamic/types.js';
 export { PATCH_CONTENT_TYPES } from './dynamic/types.js';
 export { resourcePath, pathSegmentProblem, InvalidPathSegmentError, type ResourcePath } from './dynamic/url.js';
+
+// Watching: a Reflector-style watcher (list, watch, resume, relist on 410) as an async iterator.
+export { Watcher, watch, WatchProtocolError } from './watch/watcher.js';
+export { JsonStreamDecoder, WatchDecodeError } from './watch/decoder.js';
+export { mergeIterables } from './watch/merge.js';
+export { INITIAL_EVENTS_END, type EventType, type WatchEvent, type WatchOptions, type RetryInfo } from './watch/types.js';
 
 // Resolving names (`crontabs`, `ct`, `deploy.apps`, `Pod`) and kinds to resources.
 export { DeferredRESTMapper, type DeferredRESTMapperOptions } from './restmapper/deferred.js';

@@ -16,7 +16,7 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import { KdynError } from '../core/errors.js';
 import type { DynamicClient, ResourceClient } from '../dynamic/client.js';
-import type { Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
 import { resourcePath } from '../dynamic/url.js';
 import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
 import { NoKindMatchError } from '../restmapper/errors.js';

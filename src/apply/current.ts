@@ -6,7 +6,7 @@
  */
 import { StatusError } from '../core/errors.js';
 import type { ResourceClient } from '../dynamic/client.js';
-import type { Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
 
 /** From this many objects of one collection on, one LIST replaces their GETs. */
 export const LIST_THRESHOLD = 16;

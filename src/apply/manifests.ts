@@ -8,7 +8,7 @@
 import { loadAll, YAMLException } from 'js-yaml';
 import { KdynError } from '../core/errors.js';
 import { jsonErrorOffset } from './json-locate.js';
-import type { Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
 
 /** One object to apply and where it came from. */
 export interface Manifest {

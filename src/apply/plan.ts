@@ -5,7 +5,7 @@
  * key that identifies one object (for duplicates in the input). No I/O.
  */
 import { parseGroupVersion } from '../core/gvk.js';
-import type { Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
 
 export type Stage = 'namespaces' | 'crds' | 'resources';
 export const STAGES: readonly Stage[] = ['namespaces', 'crds', 'resources'];

@@ -6,7 +6,7 @@
  * Objects with neither (a ConfigMap) are ready as soon as they exist.
  */
 import { parseGroupVersion } from '../core/gvk.js';
-import type { Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
 import { CRD_GROUP } from './plan.js';
 
 export type Readiness =

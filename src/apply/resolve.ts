@@ -6,7 +6,7 @@
  */
 import { KdynError } from '../core/errors.js';
 import { parseGroupVersion } from '../core/gvk.js';
-import type { Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
 import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
 import { NoKindMatchError, NoResourceMatchError } from '../restmapper/errors.js';
 import { describeOrigin, type Manifest } from './manifests.js';

@@ -7,7 +7,7 @@
 import type { Clock } from '../core/clock.js';
 import { StatusError } from '../core/errors.js';
 import type { ResourceClient } from '../dynamic/client.js';
-import type { Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
 import { semaphore } from './bounded.js';
 import { readiness as defaultJudge, type Readiness } from './ready.js';
 

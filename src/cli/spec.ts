@@ -121,7 +121,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'wait', type: 'boolean', describe: 'If true, wait until every applied object is ready (CRDs established, Ready/Available conditions, rollouts complete).' },
       { name: 'timeout', type: 'string', default: '5m', describe: 'How long --wait (and the wait for new CRDs to be established) may take.' },
       { name: 'show-managed-fields', type: 'boolean', describe: 'If true, keep the managedFields when printing objects in JSON, YAML or JSON lines format.' },
-      { name: 'kustomize', short: 'k', type: 'string', hidden: true, describe: 'Not supported.' },
+      { name: 'kustomize', short: 'k', type: 'string', describe: 'Not supported (out of scope): run `kustomize build DIR | kdyn apply -f -` instead.' },
     ],
     maxArgs: 0,
     examples: [

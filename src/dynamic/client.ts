@@ -12,8 +12,9 @@
  */
 import { KdynError } from '../core/errors.js';
 import { groupResource, type GroupVersionResource } from '../core/gvk.js';
-import type { Query, RequestOptions, Response, Transport } from '../transport/types.js';
-import { statusError } from '../transport/status.js';
+import type { Query, RequestOptions, Response, StreamResponse, Transport } from '../transport/types.js';
+import { statusError, streamStatusError } from '../transport/status.js';
+import { parseRetryAfter } from '../transport/retry.js';
 import { compactQuery, resourcePath } from './url.js';
 import {
   PATCH_CONTENT_TYPES,
@@ -25,6 +26,7 @@ import {
   type PatchType,
   type TableOptions,
   type UpdateOptions,
+  type WatchRequestOptions,
   type WriteOptions,
 } from './types.js';
 import type { Table } from '../core/table.js';
@@ -139,6 +141,38 @@ export class ResourceClient {
     return table;
   }
 
+  /**
+   * One watch request (`?watch=1`): the open response, its body the raw stream of newline-delimited
+   * `WatchEvent`s (decoded by src/watch). Never times out on the client (the server ends it after
+   * `timeoutSeconds`). A non-2xx answer throws its StatusError. Reconnecting, resuming and relisting
+   * are the watcher's job (src/watch/watcher.ts).
+   */
+  async watchStream(opts: WatchRequestOptions = {}): Promise<StreamResponse> {
+    const query = {
+      ...listQuery({ labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, resourceVersion: opts.resourceVersion, timeoutSeconds: opts.timeoutSeconds }),
+      ...compactQuery({ allowWatchBookmarks: opts.allowWatchBookmarks ? 'true' : undefined, watch: '1' }),
+    };
+    const res = await this.transport.stream({
+      method: 'GET',
+      path: this.collectionPath(),
+      query,
+      headers: { Accept: opts.table ? TABLE_ACCEPT : JSON_ACCEPT },
+      signal: opts.signal,
+      timeoutMs: 0,
+    });
+    this.warnings(res);
+    if (res.status < 200 || res.status > 299) {
+      const err = await streamStatusError(res);
+      // Keep the server's Retry-After with the error (the Status body may not carry it).
+      const ra = parseRetryAfter(firstHeader(res.headers['retry-after']));
+      if (ra !== undefined && err.status.details?.retryAfterSeconds === undefined) {
+        err.status.details = { ...err.status.details, retryAfterSeconds: ra };
+      }
+      throw err;
+    }
+    return res;
+  }
+
   async create(obj: Unstructured, opts: CreateOptions = {}): Promise<Unstructured> {
     const path = this.collectionPath('create');
     return this.json({ method: 'POST', path, query: writeQuery(opts), headers: { Accept: JSON_ACCEPT, 'Content-Type': 'application/json' }, body: JSON.stringify(obj), ...base(opts) });
@@ -208,12 +242,16 @@ export class ResourceClient {
     }
   }
 
-  private warnings(res: Response): void {
+  private warnings(res: Pick<Response, 'headers'>): void {
     const onWarning = this.options.onWarning;
     const h = res.headers.warning;
     if (!onWarning || !h) return;
     for (const w of parseWarningHeaders(Array.isArray(h) ? h : [h])) onWarning(w);
   }
+}
+
+function firstHeader(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
 }
 
 function base(opts: { signal?: AbortSignal; timeoutMs?: number }): Pick<RequestOptions, 'signal' | 'timeoutMs'> {

@@ -27,6 +27,19 @@ export interface ListOptions extends RequestBaseOptions {
   timeoutSeconds?: number;
 }
 
+export interface WatchRequestOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Start after this version ('' or absent: from now, with synthetic ADDED events for what exists). */
+  resourceVersion?: string;
+  /** The server ends the stream after this many seconds. */
+  timeoutSeconds?: number;
+  allowWatchBookmarks?: boolean;
+  /** Ask for server-side printed events (each object a one-row meta.k8s.io Table). */
+  table?: boolean;
+  signal?: AbortSignal;
+}
+
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 export interface TableOptions extends ListOptions {

@@ -8,13 +8,14 @@ import { Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 import { toYAMLDocuments } from '../../src/printers/yaml.js';
 import type { IO } from '../../src/core/io.js';
+import type { ServerEnv } from '../support/server-env.js';
 
 export interface Kdyn {
   (args: string[], stdin?: string): Promise<{ code: number; out: string; err: string }>;
 }
 
-/** Runs `kdyn ARGS` against the kubeconfig `<dir>/config` with its own cache dir. */
-export function kdynIn(dir: string): Kdyn {
+/** Runs `kdyn ARGS` against the environment's server, with a cache dir of its own. */
+export function kdynIn({ dir, kubeconfig }: Pick<ServerEnv, 'dir' | 'kubeconfig'>): Kdyn {
   return async (args, stdin) => {
     let out = '';
     let err = '';
@@ -25,7 +26,7 @@ export function kdynIn(dir: string): Kdyn {
       env: { HOME: dir },
       cwd: dir,
     };
-    const code = await main([...args, '--kubeconfig', join(dir, 'config'), '--cache-dir', join(dir, 'cache')], io);
+    const code = await main([...args, '--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache')], io);
     return { code, out, err };
   };
 }

@@ -6,28 +6,23 @@
  */
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
+import type { LocalApiServer } from '../support/apiserver/server.js';
+import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
 import { toYAMLDocuments } from '../../src/printers/yaml.js';
 import { configMap, kdynIn, manifestFile } from './apply-helpers.js';
 
+let env: ServerEnv;
 let server: LocalApiServer;
 let dir: string;
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'kdyn-apply-'));
-  server = await startServer({ seed: 'demo', crdEstablishDelayMs: 150 });
-  server.writeKubeconfig(join(dir, 'config'));
+  env = await startServerEnv({ tls: false, seed: 'demo', crdEstablishDelayMs: 150 }, 'kdyn-apply-');
+  ({ server, dir } = env);
 });
-after(async () => {
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => env.stop());
 beforeEach(() => server.clearLog());
 
-const kdyn = (args: string[], stdin?: string) => kdynIn(dir)(args, stdin);
+const kdyn = (args: string[], stdin?: string) => kdynIn(env)(args, stdin);
 const file = (name: string, docs: unknown[] | string) => manifestFile(dir, name, docs);
 const cm = configMap;
 const writes = () => server.requestLog.filter((r) => r.method !== 'GET');

@@ -7,7 +7,7 @@
  */
 import { KdynError, UsageError, StatusError } from '../../core/errors.js';
 import type { IO } from '../../core/io.js';
-import type { Unstructured } from '../../dynamic/types.js';
+import type { Unstructured } from '../../core/unstructured.js';
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import { parseDuration } from '../duration.js';

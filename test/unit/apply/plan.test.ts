@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { declaredKinds, objectKey, placeNamespace, planStages, stageOf } from '../../../src/apply/plan.js';
 import { OrderedEmitter, runBounded } from '../../../src/apply/bounded.js';
-import type { Unstructured } from '../../../src/dynamic/types.js';
+import type { Unstructured } from '../../../src/core/unstructured.js';
 
 const obj = (apiVersion: string, kind: string, name: string, namespace?: string): Unstructured => ({ apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}) } });
 const crd = (group: string, kind: string, plural: string, scope: string): Unstructured => ({

@@ -11,14 +11,15 @@ import type { AddressInfo } from 'node:net';
 import { loadExchange, type Exchange } from '../../support/exchanges.js';
 import { createTransport } from '../../../src/transport/http.js';
 import { DynamicClient } from '../../../src/dynamic/client.js';
-import { DeferredRESTMapper, staticDiscovery } from '../../../src/restmapper/deferred.js';
+import { DeferredRESTMapper } from '../../../src/restmapper/deferred.js';
+import { staticDiscovery } from '../../../src/discovery/static.js';
 import { applyObjects, type ApplyOptions } from '../../../src/apply/apply.js';
 import { failureReason } from '../../../src/apply/conflict.js';
 import { StatusError } from '../../../src/core/errors.js';
 import { silentLogger } from '../../../src/core/log.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { tokenProvider } from '../../../src/kubeconfig/credentials.js';
-import type { Unstructured } from '../../../src/dynamic/types.js';
+import type { Unstructured } from '../../../src/core/unstructured.js';
 import { snapshot } from '../restmapper/snapshot.js';
 
 interface Seen {

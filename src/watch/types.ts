@@ -1,0 +1,64 @@
+/**
+ * Watch events and the watcher's options. An event is what the API server sends
+ * (`{"type":"MODIFIED","object":{...}}`), or what the watcher made up after a relist so that its
+ * consumer never misses nor repeats a change (src/watch/watcher.ts).
+ */
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import type { Unstructured } from '../core/unstructured.js';
+import type { Table } from '../core/table.js';
+
+export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
+
+export interface WatchEvent<T = Unstructured> {
+  type: EventType;
+  /**
+   * The object (a one-row meta.k8s.io Table with `table: true`). A BOOKMARK carries only
+   * `metadata.resourceVersion`; the watcher's own BOOKMARK after each (re)list is annotated
+   * `k8s.io/initial-events-end: "true"`, as the server's after `sendInitialEvents`.
+   */
+  object: T;
+}
+
+/** The annotation on the BOOKMARK that follows the initial events (and every relist). */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+export interface WatchOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Watch one object by name (a `metadata.name=` field selector, combined with `fieldSelector`). */
+  name?: string;
+  /**
+   * Start watching after this resourceVersion, without the initial list (changes since RV only).
+   * Default: list first (paged), then watch from the list's resourceVersion.
+   */
+  resourceVersion?: string;
+  /** Emit the initial list as ADDED events (default true; false: kubectl's `--watch-only`). */
+  initialEvents?: boolean;
+  /** Also yield BOOKMARK events (the server's, and one after each (re)list). Default false. */
+  bookmarks?: boolean;
+  /** Server-side printing: every object is a one-row meta.k8s.io Table (`includeObject=Metadata`). */
+  table?: boolean;
+  /** Page size of the list (default 500; 0: one request). */
+  pageSize?: number;
+  /** Stops the watch: the iteration ends (no error). */
+  signal?: AbortSignal;
+  clock?: Clock;
+  /** Jitter source (default Math.random). */
+  random?: () => number;
+  logger?: Logger;
+  /** Called before each wait after a failure (connection lost, 5xx, 429, a broken stream). */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface RetryInfo {
+  error: unknown;
+  /** How long the watcher waits before the next attempt (ms). */
+  delayMs: number;
+  /** Consecutive failures so far (1 for the first). */
+  failures: number;
+  /** Whether the next attempt is a relist (after 410 Expired) or a watch from the last version. */
+  next: 'list' | 'watch';
+}
+
+export type TableEvent = WatchEvent<Table>;

@@ -1,0 +1,314 @@
+/**
+ * A watch that never silently stops and never loses an event: client-go's Reflector as an async
+ * iterator over one resource (one namespace, all namespaces, or one name).
+ *
+ *   list (paged) -> watch from the list's resourceVersion -> ... the stream ends, times out or breaks
+ *   -> watch again from the last resourceVersion seen (bookmarks included), after a backoff when it
+ *      failed -> ... 410 Expired -> relist, and emit only the differences against what was emitted.
+ *
+ * States, one at a time: `list` (a relist is the same step: the store makes the differences) and
+ * `watch`. Failures (connection lost, 5xx, 429, a broken stream) wait (./backoff.ts, or the server's
+ * Retry-After) and retry the same state; 401, 403 and other client errors end the iteration with
+ * their StatusError; the abort signal ends it quietly. The store (./store.ts) holds the last state
+ * emitted per object, so every event sequence the consumer sees, applied in order, is the server's.
+ */
+import { ConnectionError, KdynError, StatusError, type Status } from '../core/errors.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { silentLogger, type Logger } from '../core/log.js';
+import type { ResourceClient } from '../dynamic/client.js';
+import type { Unstructured } from '../core/unstructured.js';
+import type { Table, TableRow } from '../core/table.js';
+import { Backoff } from './backoff.js';
+import { JsonStreamDecoder, WatchDecodeError } from './decoder.js';
+import { ObjectStore, type ObjectKey } from './store.js';
+import { INITIAL_EVENTS_END, type RetryInfo, type WatchEvent, type WatchOptions } from './types.js';
+
+/** A watch stream ended because the server said 410 Expired (as an HTTP status or an ERROR event). */
+class Expired extends Error {}
+
+/** The server broke the watch protocol (not a WatchEvent, no resourceVersion): worth another try. */
+export class WatchProtocolError extends KdynError {}
+
+/** A stream that ended without an error, but before anything was received: counts as a failure. */
+class EmptyStream extends WatchProtocolError {}
+
+const MIN_HEALTHY_STREAM_MS = 1000;
+
+export class Watcher<T extends Unstructured | Table = Unstructured> implements AsyncIterable<WatchEvent<T>> {
+  private readonly store: ObjectStore<T>;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly backoff: Backoff;
+  private readonly random: () => number;
+  private rv: string | undefined;
+  private started = false;
+  /** Whether a list or watch request got an answer yet. */
+  private contacted = false;
+
+  constructor(
+    private readonly handle: ResourceClient,
+    private readonly opts: WatchOptions = {},
+  ) {
+    this.clock = opts.clock ?? systemClock;
+    this.logger = opts.logger ?? silentLogger;
+    this.random = opts.random ?? Math.random;
+    this.backoff = new Backoff(this.random);
+    this.store = new ObjectStore<T>((obj) => (opts.table ? tableMeta(obj as Table) : objectMeta(obj as Unstructured)));
+    this.rv = opts.resourceVersion;
+  }
+
+  /** The resourceVersion the next watch starts from (the last one seen, bookmarks included). */
+  get resourceVersion(): string | undefined {
+    return this.rv;
+  }
+
+  /** The objects as the consumer knows them now (after every event it received). */
+  objects(): IterableIterator<T> {
+    return this.store.values();
+  }
+
+  get size(): number {
+    return this.store.size;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+    if (this.started) throw new KdynError('a Watcher can be iterated only once');
+    this.started = true;
+    return this.run();
+  }
+
+  private get fieldSelector(): string | undefined {
+    const { name, fieldSelector } = this.opts;
+    const byName = name !== undefined ? `metadata.name=${name}` : undefined;
+    return [byName, fieldSelector].filter((s) => s).join(',') || undefined;
+  }
+
+  private async *run(): AsyncGenerator<WatchEvent<T>, void, undefined> {
+    const signal = this.opts.signal;
+    let next: 'list' | 'watch' = this.rv === undefined ? 'list' : 'watch';
+    let first = true;
+    while (!signal?.aborted) {
+      try {
+        if (next === 'list') {
+          yield* this.list(first && this.opts.initialEvents === false);
+          first = false;
+          next = 'watch';
+          this.backoff.reset();
+          continue;
+        }
+        const healthy = yield* this.watchOnce();
+        if (healthy) this.backoff.reset();
+        else await this.wait(new EmptyStream('the watch stream ended before any event'), 'watch');
+      } catch (e) {
+        if (signal?.aborted) return;
+        if (e instanceof Expired || (e instanceof StatusError && e.code === 410)) {
+          this.logger.info(3, `watch ${this.describe()}: ${e.message}; relisting`, 'reflector.go:1');
+          next = 'list';
+          continue;
+        }
+        // Before the server answered once, a connection failure is a wrong address or certificate:
+        // report it (as kubectl) instead of retrying forever.
+        if (!retriable(e) || (!this.contacted && e instanceof ConnectionError)) throw e;
+        // A list that failed half-way is redone whole; the store keeps what was already emitted.
+        await this.wait(e, next, retryAfterOf(e));
+      }
+    }
+  }
+
+  private async wait(error: unknown, next: RetryInfo['next'], retryAfterSeconds?: number): Promise<void> {
+    const delayMs = this.backoff.next(retryAfterSeconds);
+    const info: RetryInfo = { error, delayMs, failures: this.backoff.count, next };
+    this.logger.info(2, `watch ${this.describe()}: ${errorText(error)}; retrying in ${delayMs}ms`, 'reflector.go:1');
+    this.opts.onRetry?.(info);
+    try {
+      await this.clock.sleep(delayMs, this.opts.signal);
+    } catch {
+      // aborted: the loop ends
+    }
+  }
+
+  /** One paged list; yields ADDED/MODIFIED/DELETED against the store (nothing with `silent`). */
+  private async *list(silent: boolean): AsyncGenerator<WatchEvent<T>, void, undefined> {
+    const seen = new Set<string>();
+    const q = {
+      labelSelector: this.opts.labelSelector,
+      fieldSelector: this.fieldSelector,
+      limit: this.opts.pageSize ?? 500,
+      signal: this.opts.signal,
+    };
+    let rv: string | undefined;
+    const pages = this.opts.table ? this.tablePages(q) : this.objectPages(q);
+    for await (const page of pages) {
+      this.contacted = true;
+      rv = page.resourceVersion;
+      for (const item of page.items) {
+        const meta = this.store.meta(item);
+        if (!meta) continue;
+        const key = ObjectStore.key(meta);
+        seen.add(key);
+        const old = this.store.get(key);
+        this.store.set(meta, item);
+        if (silent) continue;
+        if (!old) yield { type: 'ADDED', object: item };
+        else if (old.meta.uid && meta.uid && old.meta.uid !== meta.uid) {
+          // Deleted and created again while we were not watching.
+          yield { type: 'DELETED', object: old.obj };
+          yield { type: 'ADDED', object: item };
+        } else if (old.meta.resourceVersion !== meta.resourceVersion) yield { type: 'MODIFIED', object: item };
+      }
+    }
+    const gone: string[] = [];
+    for (const key of this.store.keys()) if (!seen.has(key)) gone.push(key);
+    for (const key of gone) {
+      const old = this.store.get(key)!;
+      this.store.delete(key);
+      if (!silent) yield { type: 'DELETED', object: old.obj };
+    }
+    if (rv === undefined || rv === '') throw new WatchProtocolError(`list ${this.describe()}: the server sent no resourceVersion to watch from`);
+    this.rv = rv;
+    if (this.opts.bookmarks) yield { type: 'BOOKMARK', object: this.bookmark(rv, true) };
+  }
+
+  private async *objectPages(q: { labelSelector?: string; fieldSelector?: string; limit: number; signal?: AbortSignal }): AsyncGenerator<{ resourceVersion?: string; items: T[] }> {
+    for await (const page of this.handle.list(q)) yield { resourceVersion: page.metadata.resourceVersion, items: page.items as T[] };
+  }
+
+  private async *tablePages(q: { labelSelector?: string; fieldSelector?: string; limit: number; signal?: AbortSignal }): AsyncGenerator<{ resourceVersion?: string; items: T[] }> {
+    for await (const t of this.handle.listTable({ ...q, includeObject: 'Metadata' })) {
+      const items = t.rows.map((row) => oneRowTable(t, row) as T);
+      yield { resourceVersion: t.metadata.resourceVersion, items };
+    }
+  }
+
+  /**
+   * One watch request from `this.rv`, until the stream ends. Returns whether it was healthy (an
+   * event arrived, or it lasted long enough: the server's timeout); throws on failure or Expired.
+   */
+  private async *watchOnce(): AsyncGenerator<WatchEvent<T>, boolean, undefined> {
+    const startedAt = this.clock.now();
+    const timeoutSeconds = 300 + Math.floor(this.random() * 300);
+    const res = await this.handle.watchStream({
+      labelSelector: this.opts.labelSelector,
+      fieldSelector: this.fieldSelector,
+      resourceVersion: this.rv,
+      timeoutSeconds,
+      allowWatchBookmarks: true,
+      table: this.opts.table,
+      signal: this.opts.signal,
+    });
+    this.contacted = true;
+    const decoder = new JsonStreamDecoder();
+    let received = 0;
+    try {
+      for await (const chunk of res.body) {
+        for (const value of decoder.push(chunk)) {
+          const ev = this.accept(value, res.url);
+          received++;
+          if (ev) yield ev;
+        }
+      }
+      for (const value of decoder.end()) {
+        const ev = this.accept(value, res.url);
+        received++;
+        if (ev) yield ev;
+      }
+    } finally {
+      res.close();
+    }
+    return received > 0 || this.clock.now() - startedAt >= MIN_HEALTHY_STREAM_MS;
+  }
+
+  /** Applies one decoded WatchEvent to the store; returns what to yield (undefined: nothing). */
+  private accept(value: unknown, url: string): WatchEvent<T> | undefined {
+    const ev = value as { type?: unknown; object?: unknown };
+    if (!ev || typeof ev !== 'object' || typeof ev.type !== 'string' || !ev.object || typeof ev.object !== 'object') {
+      throw new WatchProtocolError(`watch ${url}: the server sent something that is not a WatchEvent`);
+    }
+    const type = ev.type;
+    if (type === 'ERROR') throw watchError(ev.object as Status);
+    if (type === 'BOOKMARK') {
+      const rv = (ev.object as Unstructured).metadata?.resourceVersion;
+      if (rv) this.rv = rv;
+      return this.opts.bookmarks ? { type: 'BOOKMARK', object: ev.object as T } : undefined;
+    }
+    if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED') {
+      throw new WatchProtocolError(`watch ${url}: unknown event type ${JSON.stringify(type)}`);
+    }
+    const obj = ev.object as T;
+    const meta = this.store.meta(obj);
+    if (!meta) throw new WatchProtocolError(`watch ${url}: a ${type} event without object metadata`);
+    if (meta.resourceVersion) this.rv = meta.resourceVersion;
+    const key = ObjectStore.key(meta);
+    const old = this.store.get(key);
+    if (type === 'DELETED') {
+      this.store.delete(key);
+      return { type, object: obj };
+    }
+    // A change the consumer already has (same version) is not repeated.
+    if (old && old.meta.resourceVersion === meta.resourceVersion && old.meta.uid === meta.uid) return undefined;
+    this.store.set(meta, obj);
+    return { type, object: obj };
+  }
+
+  private bookmark(rv: string, initialEnd: boolean): T {
+    const gv = this.handle.gvr.group ? `${this.handle.gvr.group}/${this.handle.gvr.version}` : this.handle.gvr.version;
+    const metadata: Unstructured['metadata'] = { resourceVersion: rv };
+    if (initialEnd) metadata.annotations = { [INITIAL_EVENTS_END]: 'true' };
+    return (this.opts.table ? { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions: [], rows: [] } : { apiVersion: gv, metadata }) as unknown as T;
+  }
+
+  private describe(): string {
+    return this.opts.name !== undefined ? `${this.handle.describe()} "${this.opts.name}"` : this.handle.describe();
+  }
+}
+
+/** Watches one resource: `for await (const ev of watch(handle, { signal })) ...`. */
+export function watch(handle: ResourceClient, opts?: WatchOptions & { table?: false }): Watcher<Unstructured>;
+export function watch(handle: ResourceClient, opts: WatchOptions & { table: true }): Watcher<Table>;
+export function watch(handle: ResourceClient, opts: WatchOptions = {}): Watcher<Unstructured> | Watcher<Table> {
+  return opts.table ? new Watcher<Table>(handle, opts) : new Watcher<Unstructured>(handle, opts);
+}
+
+function objectMeta(obj: Unstructured): ObjectKey | undefined {
+  const m = obj?.metadata;
+  if (!m || typeof m !== 'object' || typeof m.name !== 'string') return undefined;
+  return { namespace: m.namespace, name: m.name, uid: m.uid, resourceVersion: m.resourceVersion };
+}
+
+function tableMeta(t: Table): ObjectKey | undefined {
+  const row = t?.rows?.[0];
+  return row?.object ? objectMeta(row.object) : undefined;
+}
+
+function oneRowTable(t: Table, row: TableRow): Table {
+  const rv = (row.object?.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
+  return { kind: 'Table', apiVersion: t.apiVersion, metadata: rv ? { resourceVersion: rv } : {}, columnDefinitions: t.columnDefinitions, rows: [row] };
+}
+
+function watchError(status: Status): Error {
+  const code = status?.code;
+  if (code === 410 || status?.reason === 'Expired' || status?.reason === 'Gone') return new Expired(status.message ?? 'resource version expired');
+  return new StatusError({ ...status, kind: 'Status' }, typeof code === 'number' ? code : 500);
+}
+
+/** Whether the watcher retries after `e` (else the iteration ends with it). */
+function retriable(e: unknown): boolean {
+  if (e instanceof StatusError) {
+    const c = e.code;
+    return c === 429 || c >= 500;
+  }
+  // Connection failures, broken or undecodable streams, an empty stream: worth another try.
+  // Anything else (a bad name, a missing namespace, a bug) ends the watch with its error.
+  return e instanceof ConnectionError || e instanceof WatchDecodeError || e instanceof WatchProtocolError;
+}
+
+function retryAfterOf(e: unknown): number | undefined {
+  if (!(e instanceof StatusError)) return undefined;
+  const c = e.code;
+  if (c !== 429 && c !== 500 && c !== 503) return undefined;
+  return e.status.details?.retryAfterSeconds;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
