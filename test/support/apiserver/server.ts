@@ -40,6 +40,12 @@ export interface ServerOptions {
   host?: string;
   /** Interval of BOOKMARK events on watches with allowWatchBookmarks (default 60000). */
   watchBookmarkIntervalMs?: number;
+  /**
+   * Entries kept in requestLog (default 10000; the older half is dropped when full), so a
+   * long-lived server (the benchmarks' kubectl runs make thousands of discovery requests) does not
+   * grow its heap, and with it the cost of every later request, without bound.
+   */
+  requestLogLimit?: number;
   /** Events kept per resource type for watches from a resourceVersion (default 10000). */
   watchHistory?: number;
   /** Time source for timestamps, ages and the CRD establish delay (default: the system clock). */
@@ -138,6 +144,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
   };
   const faults = new Faults(restart);
   const requestLog: RequestLogEntry[] = [];
+  const requestLogLimit = Math.max(2, options.requestLogLimit ?? 10_000);
   const token = options.token ?? randomBytes(24).toString('hex');
   const readOnlyToken = options.readOnlyToken ?? randomBytes(24).toString('hex');
   const users = new Map([
@@ -169,6 +176,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
       userAgent: String(req.headers['user-agent'] ?? ''),
       time: clock.now(),
     };
+    if (requestLog.length >= requestLogLimit) requestLog.splice(0, requestLog.length - Math.floor(requestLogLimit / 2));
     requestLog.push(entry);
     const fault = faults.take(method, path, query);
     const send = (r: RawResponse | StreamResponse): void => {
