@@ -22,6 +22,12 @@ const io: IO = {
   },
   env: process.env,
   cwd: process.cwd(),
+  onSignal(listener) {
+    const onInt = () => listener('SIGINT');
+    const onTerm = () => listener('SIGTERM');
+    process.on('SIGINT', onInt).on('SIGTERM', onTerm);
+    return () => void process.off('SIGINT', onInt).off('SIGTERM', onTerm);
+  },
 };
 main(process.argv.slice(2), io).then(
   (code) => process.exit(code),
