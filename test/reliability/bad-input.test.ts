@@ -143,7 +143,7 @@ const applyCase = (name: string, content: string | Buffer, err: BadCase['err'], 
   kubectlArgs: kubectlApply('m'),
   ...more,
 });
-const at = (file: string, line: number, col: number | string, what: string) => new RegExp(`^error: error parsing "${file}" \\(line ${line}, column ${col}\\): ${what}`);
+const at = (file: string, line: number | string, col: number | string, what: string) => new RegExp(`^error: error parsing "${file}" \\(line ${line}, column ${col}\\): ${what}`);
 const docError = (file: string, doc: number, what: string) => new RegExp(`^error: error validating "${file}" document ${doc}: ${what}`);
 const applyCases: BadCase[] = [
   applyCase('YAML syntax error in the first document', `${BAD_YAML}---\n${cm('b')}---\n${cm('c')}`, at('m', 5, 2, 'bad indentation of a mapping entry'), { kubectl: /error parsing m: error converting YAML to JSON: yaml: line \d+/ }),
