@@ -29,4 +29,17 @@ const io: IO = {
     return () => void process.off('SIGINT', onInt).off('SIGTERM', onTerm);
   },
 };
+// SIGINT/SIGTERM end kdyn at the next turn of the event loop, never inside a synchronous write (a
+// discovery cache staging directory or file half written, left behind by the default action): the
+// signal is then re-raised with its default action, so the parent sees kdyn killed by it (`$?` 130
+// or 143; a bash loop stops on Ctrl-C). Commands that handle signals themselves (apply, watch) add
+// listeners of their own, and this one stands aside.
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  const deferred = (): void => {
+    if (process.listenerCount(sig) > 1) return;
+    process.off(sig, deferred);
+    process.kill(process.pid, sig);
+  };
+  process.on(sig, deferred);
+}
 exitWhenSettled(main(process.argv.slice(2), io), io);
