@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertNoStack, errLines, POOL, startRelEnv, type RelEnv, type Run } from './harness.js';
+import { assertCacheIntact, assertNoStack, errLines, LEFTOVER, POOL, startRelEnv, type RelEnv, type Run } from './harness.js';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
 import { runKdyn } from '../support/cli.js';
 
@@ -62,30 +62,6 @@ const combined = (root: string) => join(root, 'kdyn', host, 'discovery.json');
 const groups = (root: string) => join(root, 'discovery', host, 'servergroups.json');
 const coreV1 = (root: string) => join(root, 'discovery', host, 'v1', 'serverresources.json');
 const appsV1 = (root: string) => join(root, 'discovery', host, 'apps', 'v1', 'serverresources.json');
-
-/** Temp files (`name.json.<12 hex>`) and staging directories (`<host>.<12 hex>`). */
-const LEFTOVER = /\.[0-9a-f]{12}$/;
-
-/** Every file under `root` parses (the combined file line by line); nothing temporary is left. */
-export function assertCacheIntact(root: string): void {
-  if (!existsSync(root) || !statSync(root).isDirectory()) return;
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      assert.ok(!LEFTOVER.test(name), `no temp file or staging directory left: ${p}`);
-      const st = statSync(p);
-      if (st.isDirectory()) {
-        walk(p);
-        continue;
-      }
-      if (!name.endsWith('.json')) continue;
-      const text = readFileSync(p, 'utf8');
-      const parts = name === 'discovery.json' ? text.split('\n').filter((l) => l !== '') : [text];
-      for (const part of parts) assert.doesNotThrow(() => JSON.parse(part), `${p} parses`);
-    }
-  };
-  walk(root);
-}
 
 /** kdyn ARGS on `cache` at -v=1: exit 0, the expected output, at most one (warning) line, intact cache. */
 async function assertWorks(cache: string, which: 'get' | 'api', extra: string[] = []): Promise<Run> {

@@ -9,7 +9,7 @@
  */
 import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeClock } from '../../src/core/clock.js';
 import type { LocalApiServer, RequestLogEntry, ServerOptions } from '../support/apiserver/server.js';
@@ -67,7 +67,7 @@ export async function startRelEnv(options: ServerOptions = {}): Promise<RelEnv> 
 }
 
 /** A stack trace line (`    at f (file:1:2)`) or Node's own crash output. */
-const STACK = /^\s+at .+[:(]|node:internal|^\w*Error: .*\n\s+at /m;
+export const STACK = /^\s+at .+[:(]|node:internal|^\w*Error: .*\n\s+at /m;
 
 export function assertNoStack(r: Run): void {
   assert.ok(!STACK.test(r.err), `no stack trace on stderr:\n${r.err}`);
@@ -168,4 +168,28 @@ async function runBadCase(t: TestContext, c: BadCase, env: RelEnv): Promise<void
   } else {
     assert.match(k.err, c.kubectl, kshown);
   }
+}
+
+/** Discovery-cache temp files (`name.json.<12 hex>`) and staging directories (`<host>.<12 hex>`). */
+export const LEFTOVER = /\.[0-9a-f]{12}$/;
+
+/** Every file under `root` parses (the combined file line by line); nothing temporary is left. */
+export function assertCacheIntact(root: string): void {
+  if (!existsSync(root) || !statSync(root).isDirectory()) return;
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      assert.ok(!LEFTOVER.test(name), `no temp file or staging directory left: ${p}`);
+      const st = statSync(p);
+      if (st.isDirectory()) {
+        walk(p);
+        continue;
+      }
+      if (!name.endsWith('.json')) continue;
+      const text = readFileSync(p, 'utf8');
+      const parts = name === 'discovery.json' ? text.split('\n').filter((l) => l !== '') : [text];
+      for (const part of parts) assert.doesNotThrow(() => JSON.parse(part), `${p} parses`);
+    }
+  };
+  walk(root);
 }
