@@ -1,0 +1,304 @@
+/**
+ * Reliability suite 5, broken servers (issue 13), with the local server's fault modes: hostile
+ * discovery documents (names with `/`, `..`, NUL, 10 kB long; 50 MB; invalid JSON) in aggregated
+ * and legacy discovery, a body that drips a byte a second, a connection reset mid-body, 429 storms
+ * with Retry-After, 500s and 503s, a 503 or Stale group-version, a delay past --request-timeout and a
+ * redirect. Each case, on a cold cache: a clear one-line error (exit 1) or a correct (partial)
+ * result (exit 0, warnings at most one line per failed group-version), no stack trace, no hang
+ * past --request-timeout, every cache file whole, and nothing written outside the cache root
+ * (hostile names never become paths).
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { assertCacheIntact, assertNoStack, errLines, lineMatches, startRelEnv, type RelEnv, type Run } from './harness.js';
+import type { LocalApiServer } from '../support/apiserver/server.js';
+import type { HostileDiscovery } from '../support/apiserver/faults.js';
+import { systemClock } from '../../src/core/clock.js';
+
+interface ServerCase {
+  name: string;
+  /** Sets the fault up (faults are cleared after each case). */
+  setup(s: LocalApiServer): void;
+  args: string[];
+  code: 0 | 1;
+  /** Every stderr line matches one of these (none: stderr empty). */
+  err?: RegExp[];
+  /** How many stderr lines at most (default: 1). */
+  maxErrLines?: number;
+  /** stdout matches (default for exit 1: empty or anything printed before the error). */
+  out?: RegExp;
+  /** The run ends within this long (the fault's own length plus room for a loaded machine). */
+  withinMs?: number;
+  /** Also checks afterwards (request counts). */
+  then?(s: LocalApiServer, r: Run): void;
+}
+
+const API_ROWS = /^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND\n(.*\n)*configmaps\s+cm\s+v1\s+true\s+ConfigMap\n/;
+const PODS = /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n/;
+const CMS = /^configmap\/app-config\n/;
+const LIST = '/api/v1/namespaces/demo/configmaps';
+const timeoutErr = /^(Unable to connect to the server: .*(Client\.Timeout|timeout|context deadline exceeded).*|error: .*(timeout|Timeout|deadline).*|.*request canceled.*)$/;
+
+function hostile(kind: HostileDiscovery, legacy: boolean): ServerCase[] {
+  const mode = legacy ? 'legacy' : 'aggregated';
+  const setup = (s: LocalApiServer) => void (s.faults.discovery = kind);
+  if (kind === 'huge') {
+    // The server's "50 MB" document is 71 MiB aggregated (151 MiB legacy): over kdyn's 64 MiB limit
+    // for a discovery document, refused without reading on (robustness.test.ts has the limit itself).
+    return [{ name: `hostile /apis (huge, ${mode}): get configmaps`, setup, args: ['get', 'configmaps', '-n', 'demo', '-o', 'name'], code: 1, err: [/^error: the server's response to \/apis? is larger than 64 MiB, kdyn's limit for it; not reading further$/], out: /^$/, withinMs: 60_000 }];
+  }
+  const invalid = kind === 'invalid-json';
+  const notJson = /^Error from server: \/apis?: the server answered with a body that is not JSON$/;
+  return [
+    // One warning per group-version whose name cannot be a path (the core and /apis documents both carry one).
+    { name: `hostile /apis (${kind}, ${mode}): api-resources`, setup, args: ['api-resources'], code: invalid ? 1 : 0, err: invalid ? [notJson] : [/^Warning: ignoring group-version ".*" from the server: not a valid group\/version name$/], maxErrLines: 2, out: invalid ? /^$/ : API_ROWS },
+    { name: `hostile /apis (${kind}, ${mode}): get configmaps`, setup, args: ['get', 'configmaps', '-n', 'demo', '-o', 'name'], code: invalid ? 1 : 0, err: invalid ? [notJson] : [], out: invalid ? /^$/ : CMS },
+  ];
+}
+
+const KINDS: HostileDiscovery[] = ['slash', 'dotdot', 'nul', 'long', 'huge', 'invalid-json'];
+
+const faultCases: ServerCase[] = [
+  {
+    name: 'a list body dripping one byte a second: --request-timeout=2s ends it',
+    setup: (s) => void s.faults.add({ path: LIST, drip: { bytes: 1, intervalMs: 1000 } }),
+    args: ['get', 'configmaps', '-n', 'demo', '-o', 'name', '--request-timeout=2s'],
+    code: 1,
+    err: [timeoutErr],
+    withinMs: 15_000,
+  },
+  {
+    name: 'discovery dripping one byte a second: --request-timeout=2s ends it',
+    setup: (s) => void s.faults.add({ path: /^\/apis(\?|$)/, drip: { bytes: 1, intervalMs: 1000 } }),
+    args: ['get', 'configmaps', '-n', 'demo', '--request-timeout=2s'],
+    code: 1,
+    err: [timeoutErr],
+    withinMs: 15_000,
+  },
+  {
+    name: 'version dripping one byte a second: --request-timeout=2s ends it',
+    setup: (s) => void s.faults.add({ path: '/version', drip: { bytes: 1, intervalMs: 1000 } }),
+    args: ['version', '--request-timeout=2s'],
+    code: 1,
+    out: /^Client Version: v\d/,
+    err: [timeoutErr],
+    withinMs: 15_000,
+  },
+  {
+    name: 'a delay past --request-timeout on the list',
+    setup: (s) => void s.faults.add({ path: LIST, delayMs: 20_000 }),
+    args: ['get', 'configmaps', '-n', 'demo', '--request-timeout=1s'],
+    code: 1,
+    err: [timeoutErr],
+    withinMs: 15_000,
+  },
+  {
+    name: 'a connection reset mid-body, once: retried, the right answer',
+    setup: (s) => void s.faults.add({ path: LIST, resetAfterBytes: 20, times: 1 }),
+    args: ['get', 'configmaps', '-n', 'demo', '-o', 'name'],
+    code: 0,
+    out: CMS,
+    then: (s) => assert.equal(s.requestLog.filter((e) => e.path === LIST).length, 2, 'one retry'),
+  },
+  {
+    name: 'a connection reset mid-body, every time: one clear error after the retries',
+    setup: (s) => void s.faults.add({ path: LIST, resetAfterBytes: 20 }),
+    args: ['get', 'configmaps', '-n', 'demo', '-o', 'name'],
+    code: 1,
+    err: [/^(error: unexpected error when reading response body\. Please retry\. Original error: .*|Unable to connect to the server: .*)$/],
+    then: (s) => assert.ok(s.requestLog.filter((e) => e.path === LIST).length <= 4, 'at most 3 retries'),
+  },
+  {
+    name: 'discovery reset mid-body, every time: one clear error',
+    setup: (s) => void s.faults.add({ path: /^\/apis(\?|$)/, resetAfterBytes: 100 }),
+    args: ['api-resources'],
+    code: 1,
+    err: [/^(error: unexpected error when reading response body\. Please retry\. Original error: .*|Unable to connect to the server: .*|error: .*reset.*)$/],
+  },
+  {
+    name: 'the connection reset before any answer, every time',
+    setup: (s) => void s.faults.add({ path: LIST, reset: true }),
+    args: ['get', 'configmaps', '-n', 'demo'],
+    code: 1,
+    err: [/^(Unable to connect to the server: .*|error: .*)(EOF|reset|hang up).*$/],
+  },
+  {
+    name: '429 twice with Retry-After 1: retried, the right answer',
+    setup: (s) => void s.faults.failNext({ status: 429, path: LIST, times: 2, retryAfterSeconds: 1 }),
+    args: ['get', 'configmaps', '-n', 'demo', '-o', 'name'],
+    code: 0,
+    out: CMS,
+    withinMs: 20_000,
+    then: (s) => assert.equal(s.requestLog.filter((e) => e.path === LIST).length, 3),
+  },
+  {
+    name: 'a 429 storm with Retry-After 1: gives up after 3 retries with the server\'s message',
+    setup: (s) => void s.faults.failNext({ status: 429, path: LIST, retryAfterSeconds: 1 }),
+    args: ['get', 'configmaps', '-n', 'demo'],
+    code: 1,
+    err: [/^Error from server \(TooManyRequests\): /],
+    withinMs: 20_000,
+    then: (s) => assert.equal(s.requestLog.filter((e) => e.path === LIST).length, 4),
+  },
+  {
+    name: 'a 429 storm on discovery: one clear error',
+    setup: (s) => void s.faults.failNext({ status: 429, path: /^\/api(s)?(\?|$)/, retryAfterSeconds: 1 }),
+    args: ['get', 'configmaps', '-n', 'demo'],
+    code: 1,
+    err: [/TooManyRequests|Too many requests|too many requests/i],
+    withinMs: 30_000,
+  },
+  {
+    name: 'a 503 storm with Retry-After on the list',
+    setup: (s) => void s.faults.failNext({ status: 503, path: LIST, retryAfterSeconds: 1 }),
+    args: ['get', 'configmaps', '-n', 'demo', '-o', 'json'],
+    code: 1,
+    err: [/^Error from server \(ServiceUnavailable\): /],
+    out: /^(|\{\n[\s\S]*"kind": "List"[\s\S]*\}\n)$/,
+    withinMs: 20_000,
+  },
+  {
+    name: 'a 500 on the list: the server\'s error, no retry',
+    setup: (s) => void s.faults.failNext({ status: 500, path: LIST }),
+    args: ['get', 'configmaps', '-n', 'demo'],
+    code: 1,
+    err: [/^Error from server \(InternalError\): /],
+    then: (s) => assert.equal(s.requestLog.filter((e) => e.path === LIST).length, 1),
+  },
+  {
+    name: 'a 500 on one object: the others still printed',
+    setup: (s) => void s.faults.failNext({ status: 500, path: `${LIST}/app-config` }),
+    args: ['get', 'configmaps', 'app-config', 'no-such', '-n', 'demo', '-o', 'name'],
+    code: 1,
+    err: [/^Error from server \(InternalError\): /, /^Error from server \(NotFound\): configmaps "no-such" not found$/],
+    maxErrLines: 2,
+  },
+  {
+    name: 'apps/v1 answers 503 (legacy discovery of it): api-resources prints the rest and one warning',
+    setup: (s) => s.faults.failGroupVersion('apps/v1', 'unavailable'),
+    args: ['api-resources'],
+    code: 0,
+    out: API_ROWS,
+    err: [/^Warning: couldn't get resource list for apps\/v1: /],
+  },
+  {
+    name: 'apps/v1 Stale in aggregated discovery: api-resources prints the rest and one warning',
+    setup: (s) => s.faults.failGroupVersion('apps/v1', 'stale'),
+    args: ['api-resources'],
+    code: 0,
+    out: API_ROWS,
+    err: [/^Warning: stale GroupVersion discovery: apps\/v1$/],
+  },
+  {
+    name: 'apps/v1 answers 503: get configmaps still works',
+    setup: (s) => s.faults.failGroupVersion('apps/v1', 'unavailable'),
+    args: ['get', 'configmaps', '-n', 'demo', '-o', 'name'],
+    code: 0,
+    out: CMS,
+    err: [/^Warning: /],
+  },
+  {
+    name: 'apps/v1 answers 503: get deployments is one clear error',
+    setup: (s) => s.faults.failGroupVersion('apps/v1', 'unavailable'),
+    args: ['get', 'deployments', '-n', 'demo'],
+    code: 1,
+    err: [/^(Warning: .*apps\/v1.*|error: .*(deployments|apps\/v1).*|Error from server \(ServiceUnavailable\): .*)$/],
+    maxErrLines: 2,
+  },
+  {
+    name: 'a redirect to another host: not followed, one clear error',
+    setup: (s) => void s.faults.add({ path: LIST, redirect: 'http://127.0.0.1:1' }),
+    args: ['get', 'configmaps', '-n', 'demo'],
+    code: 1,
+    err: [/^(error: |Error from server|Unable to connect to the server: |The connection to the server ).*$/],
+  },
+];
+
+// Faults are per server: one server per group of cases, the groups run at once, a group's cases one by one.
+let env: RelEnv;
+let legacyEnv: RelEnv;
+let wireEnv: RelEnv;
+let runs = 0;
+before(async () => {
+  [env, legacyEnv, wireEnv] = await Promise.all([startRelEnv({ clock: systemClock }), startRelEnv({ clock: systemClock, discovery: 'legacy' }), startRelEnv({ clock: systemClock })]);
+});
+after(async () => {
+  await Promise.all([env.stop(), legacyEnv.stop(), wireEnv.stop()]);
+});
+
+async function runCase(e: RelEnv, c: ServerCase): Promise<void> {
+  const home = join(e.dir, `case-${++runs}`);
+  mkdirSync(home);
+  const cache = join(home, 'cache');
+  e.server.faults.clear();
+  e.server.faults.groupVersions.clear();
+  e.server.faults.discovery = undefined;
+  e.server.clearLog();
+  c.setup(e.server);
+  const started = Date.now();
+  let r: Run;
+  try {
+    r = await e.kdyn([...c.args, '--cache-dir', cache], { env: { HOME: home }, cwd: home, timeoutMs: (c.withinMs ?? 20_000) + 10_000 });
+  } finally {
+    e.server.faults.clear();
+    e.server.faults.groupVersions.clear();
+    e.server.faults.discovery = undefined;
+  }
+  const took = Date.now() - started;
+  const shown = `kdyn ${c.args.join(' ')}\nexit ${r.code} after ${took} ms\nstdout: ${r.out.slice(0, 400)}\nstderr: ${r.err.slice(0, 1500)}`;
+  assert.equal(r.code, c.code, shown);
+  assert.ok(took < (c.withinMs ?? 20_000), `ended within ${c.withinMs ?? 20_000} ms\n${shown}`);
+  assertNoStack(r);
+  const lines = errLines(r);
+  assert.ok(lines.length <= (c.maxErrLines ?? 1), `at most ${c.maxErrLines ?? 1} line(s) on stderr\n${shown}`);
+  for (const l of lines) assert.ok((c.err ?? []).some((w) => lineMatches(l, w)), `stderr line "${l}" is expected\n${shown}`);
+  if (c.code === 1) assert.ok(lines.length >= 1, `an error message\n${shown}`);
+  if (c.out) assert.match(r.out, c.out, shown);
+  c.then?.(e.server, r);
+  assertCacheIntact(cache);
+  assertOnlyCacheWritten(home, cache, new URL(e.server.url).host.replace(/:/g, '_'));
+}
+
+/** Everything under `home` is the cache (kdyn's and kubectl's folder for this server) or kdyn's code cache. */
+function assertOnlyCacheWritten(home: string, cache: string, host: string): void {
+  const walk = (dir: string): void => {
+    for (const n of readdirSync(dir)) {
+      const p = join(dir, n);
+      const rel = relative(home, p).split(sep);
+      const ok =
+        (rel[0] === '.cache' && (rel.length === 1 || rel[1] === 'kdyn-code-cache')) ||
+        (rel[0] === 'cache' && (rel.length === 1 || ((rel[1] === 'discovery' || rel[1] === 'kdyn') && (rel.length === 2 || rel[2] === host))));
+      assert.ok(ok, `nothing outside the cache root or this server's folders: ${p}`);
+      if (statSync(p).isDirectory()) walk(p);
+    }
+  };
+  walk(home);
+  if (existsSync(cache)) {
+    // No file or directory name inside the layout carries what a hostile document named.
+    const bad = (n: string) => n.includes('\u0000') || n.length > 255 || n === '..' || n.includes('evil') || n.includes('huge.example.com');
+    const names: string[] = [];
+    const collect = (d: string): void => {
+      for (const n of readdirSync(d)) {
+        names.push(n);
+        if (statSync(join(d, n)).isDirectory()) collect(join(d, n));
+      }
+    };
+    collect(cache);
+    assert.deepEqual(names.filter(bad), []);
+  }
+}
+
+describe('broken servers', { concurrency: 3 }, () => {
+  describe('hostile discovery documents, aggregated', { concurrency: 1 }, () => {
+    for (const kind of KINDS) for (const c of hostile(kind, false)) test(c.name, () => runCase(env, c));
+  });
+  describe('hostile discovery documents, legacy, then the legacy-only faults', { concurrency: 1 }, () => {
+    for (const kind of KINDS) for (const c of hostile(kind, true)) test(c.name, () => runCase(legacyEnv, c));
+    for (const c of faultCases.filter((f) => f.name.includes('(legacy discovery'))) test(c.name, () => runCase(legacyEnv, c));
+  });
+  describe('faults on the wire', { concurrency: 1 }, () => {
+    for (const c of faultCases.filter((f) => !f.name.includes('(legacy discovery'))) test(c.name, () => runCase(wireEnv, c));
+  });
+});
