@@ -213,11 +213,25 @@ const applyCases: BadCase[] = [
   { name: 'apply a namespace that contradicts -n', args: applyF('m'), files: { m: `${cm('a')}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  namespace: other\n` }, code: 1, err: /^error: "m" document 2: the namespace from the provided object "other" does not match the namespace "rel-\d+"\. You must pass '--namespace=other' to perform this operation\.$/, kubectl: /the namespace from the provided object "other" does not match the namespace "rel-\d+"/, kubectlArgs: kubectlApply('m') },
 ];
 
-const all = [...getCases, ...templateCases, ...otherCommandCases, ...kubeconfigCases, ...applyCases];
-/** The case count the README's Reliability section states. */
-export const BAD_INPUT_CASES = all.length;
+// ---- watch and get -w ----
+const watchCases: BadCase[] = [
+  { name: 'watch: no type', args: ['watch'], code: 2, err: usage('watch ', '"kdyn watch" requires at least 1 argument') },
+  { name: 'watch: unknown type', args: ['watch', 'podz', '--timeout', '5s'], code: 1, err: 'error: the server doesn\'t have a resource type "podz". Did you mean "pods"?' },
+  { name: 'get -w: unknown type', args: ['get', 'podz', '-w'], code: 1, err: 'error: the server doesn\'t have a resource type "podz". Did you mean "pods"?', kubectl: /error: the server doesn't have a resource type "podz"/ },
+  { name: 'watch --timeout abc', args: ['watch', 'pods', '--timeout', 'abc'], code: 2, err: usage('watch ', 'invalid argument "abc" for "--timeout" flag: time: invalid duration "abc"') },
+  { name: 'watch --for=bogus', args: ['watch', 'pods', '--for=bogus'], code: 2, err: usage('watch ', '--for: unrecognized condition "bogus": use delete, create, condition=NAME[=VALUE] or jsonpath={EXPR}[=VALUE]') },
+  { name: 'watch --for=condition (no name)', args: ['watch', 'pods', '--for=condition'], code: 2, err: /^error: --for: unrecognized condition "condition"/ },
+  { name: 'watch --max-events -1', args: ['watch', 'pods', '--max-events', '-1'], code: 2, err: usage('watch ', '--max-events must be a positive integer (got -1)') },
+  { name: 'watch -o nonsense', args: ['watch', 'pods', '-o', 'nonsense'], code: 2, err: /^error: unable to match a printer suitable for the output format "nonsense" with a watch, allowed formats are: json,jsonl,name,wide,yaml \(see 'kdyn watch --help'\)$/ },
+  { name: 'watch a name across all namespaces', args: ['watch', 'pods', 'x', '-A'], code: 2, err: usage('watch ', 'a resource cannot be retrieved by name across all namespaces') },
+  { name: 'watch unknown flag', args: ['watch', 'pods', '--bogus'], code: 2, err: usage('watch ', 'unknown flag: --bogus') },
+  { name: 'watch a label selector that does not parse', args: ['watch', 'configmaps', '-n', 'demo', '-l', 'a=b=c', '--timeout', '10s'], code: 1, err: /^Error from server \(BadRequest\): unable to parse requirement: / },
+  { name: 'get -w with a kubeconfig that does not exist', args: ['get', 'pods', '-w', '--kubeconfig', 'nope.yaml'], code: 1, err: 'error: stat nope.yaml: no such file or directory', kubectl: 'same' },
+];
+
 badInputSuite('get: types, arguments and flag values', getCases, getEnv);
 badInputSuite('get: jsonpath and custom-columns templates', templateCases, getEnv);
 badInputSuite('api-resources and version', otherCommandCases, getEnv);
 badInputSuite('kubeconfig faults', kubeconfigCases, getEnv);
 badInputSuite('apply: manifests', applyCases, getEnv);
+badInputSuite('watch and get -w', watchCases, getEnv);

@@ -100,7 +100,7 @@ async function served(path: string, n: number, since: number): Promise<void> {
 /** List requests for the 20,000 objects since `since` (the tests that count them run one at a time). */
 const pagesSince = (since: number) => env.server.requestLog.filter((e) => e.path === LIST && e.time >= since).length;
 
-function assertQuietEnd(e: Ended, sig: NodeJS.Signals): void {
+function assertQuietEnd(e: Ended, sig: keyof typeof EXIT): void {
   assert.equal(e.status, EXIT[sig], `exit ${e.status}\nstderr: ${e.err}`);
   assert.ok(e.afterSignalMs >= 0 && e.afterSignalMs < PROMPT_MS, `ended ${e.afterSignalMs} ms after ${sig}`);
   assert.ok(!STACK.test(e.err), `no stack trace:\n${e.err}`);
