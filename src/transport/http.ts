@@ -195,8 +195,13 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
         attempt--;
         continue;
       }
-      if (idempotent && (status === 429 || status === 503) && attempt < policy.maxRetries) {
-        const delay = retryDelay(attempt, header(sent.res.headers['retry-after']), policy, random);
+      const retryAfter = header(sent.res.headers['retry-after']);
+      // GETs are sent again after any 429 or 503; other requests, as client-go does (rest/with_retry.go
+      // checkWait), after a 429 or 5xx that carries Retry-After: the server asks to be asked again (an
+      // overloaded server's priority-and-fairness answer), and a body of bytes can be resent.
+      const again = idempotent ? status === 429 || status === 503 : retryAfter !== undefined && (status === 429 || status >= 500);
+      if (again && attempt < policy.maxRetries) {
+        const delay = retryDelay(attempt, retryAfter, policy, random);
         logger.info(4, `${method} ${url}: got ${status}; retrying in ${delay}ms (attempt ${attempt + 1}/${policy.maxRetries})`, 'request.go:1');
         discard(sent);
         await clock.sleep(delay, o.signal);
