@@ -10,7 +10,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { assertCacheIntact, assertNoStack, errLines, lineMatches, startRelEnv, type RelEnv, type Run } from './harness.js';
 import type { LocalApiServer } from '../support/apiserver/server.js';
@@ -33,7 +33,14 @@ interface ServerCase {
   withinMs?: number;
   /** Also checks afterwards (request counts). */
   then?(s: LocalApiServer, r: Run): void;
+  /** Files written into the case's HOME (its cwd) first. */
+  files?: Record<string, string>;
 }
+
+/** Three ConfigMaps in demo named `<prefix>-1..3`, as a manifest. */
+const threeConfigMaps = (prefix: string) =>
+  [1, 2, 3].map((i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${prefix}-${i}\n  namespace: demo\ndata:\n  i: "${i}"\n`).join('---\n');
+const stored = (s: LocalApiServer, prefix: string) => [1, 2, 3].filter((i) => s.store.get('', 'configmaps', 'demo', `${prefix}-${i}`) !== undefined).length;
 
 const API_ROWS = /^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND\n(.*\n)*configmaps\s+cm\s+v1\s+true\s+ConfigMap\n/;
 const PODS = /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n/;
@@ -208,6 +215,39 @@ const faultCases: ServerCase[] = [
     maxErrLines: 2,
   },
   {
+    name: 'apply: 429 twice with Retry-After on one object\'s PATCH: sent again (as client-go), every object applied',
+    files: { 'm.yaml': threeConfigMaps('rl') },
+    setup: (s) => void s.faults.failNext({ status: 429, path: `${LIST}/rl-2`, method: 'PATCH', times: 2, retryAfterSeconds: 1 }),
+    args: ['apply', '-f', 'm.yaml', '-o', 'name'],
+    code: 0,
+    out: /^configmap\/rl-1\nconfigmap\/rl-2\nconfigmap\/rl-3\n$/,
+    err: [/^3 objects: 3 succeeded, 0 failed$/],
+    withinMs: 20_000,
+    then: (s) => assert.equal(stored(s, 'rl'), 3),
+  },
+  {
+    name: 'apply: a 500 on one object\'s PATCH: the others applied, one line for it and the summary',
+    files: { 'm.yaml': threeConfigMaps('five') },
+    setup: (s) => void s.faults.failNext({ status: 500, path: `${LIST}/five-2`, method: 'PATCH' }),
+    args: ['apply', '-f', 'm.yaml'],
+    code: 1,
+    out: /^configmap\/five-1 serverside-applied\nconfigmap\/five-3 serverside-applied\n$/,
+    err: [/^Error from server \(InternalError\): error when applying configmap\/five-2 from "m\.yaml" document 2: /, /^3 objects: 2 succeeded, 1 failed$/],
+    maxErrLines: 2,
+    then: (s) => assert.equal(stored(s, 'five'), 2),
+  },
+  {
+    name: 'apply: the connection reset on one object\'s PATCH: the others applied, one clear line for it',
+    files: { 'm.yaml': threeConfigMaps('rst') },
+    setup: (s) => void s.faults.add({ path: `${LIST}/rst-2`, method: 'PATCH', reset: true }),
+    args: ['apply', '-f', 'm.yaml'],
+    code: 1,
+    out: /^configmap\/rst-1 serverside-applied\nconfigmap\/rst-3 serverside-applied\n$/,
+    err: [/^(error: |Unable to connect to the server: ).*(EOF|reset|hang up).*$/, /^3 objects: 2 succeeded, 1 failed$/],
+    maxErrLines: 2,
+    then: (s) => assert.equal(stored(s, 'rst'), 2),
+  },
+  {
     name: 'a redirect to another host: not followed, one clear error',
     setup: (s) => void s.faults.add({ path: LIST, redirect: 'http://127.0.0.1:1' }),
     args: ['get', 'configmaps', '-n', 'demo'],
@@ -231,6 +271,7 @@ after(async () => {
 async function runCase(e: RelEnv, c: ServerCase): Promise<void> {
   const home = join(e.dir, `case-${++runs}`);
   mkdirSync(home);
+  for (const [name, text] of Object.entries(c.files ?? {})) writeFileSync(join(home, name), text);
   const cache = join(home, 'cache');
   e.server.faults.clear();
   e.server.faults.groupVersions.clear();
@@ -268,6 +309,7 @@ function assertOnlyCacheWritten(home: string, cache: string, host: string): void
       const p = join(dir, n);
       const rel = relative(home, p).split(sep);
       const ok =
+        (rel.length === 1 && rel[0] === 'm.yaml') ||
         (rel[0] === '.cache' && (rel.length === 1 || rel[1] === 'kdyn-code-cache')) ||
         (rel[0] === 'cache' && (rel.length === 1 || ((rel[1] === 'discovery' || rel[1] === 'kdyn') && (rel.length === 2 || rel[2] === host))));
       assert.ok(ok, `nothing outside the cache root or this server's folders: ${p}`);
