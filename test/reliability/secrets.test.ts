@@ -95,6 +95,7 @@ const COMMANDS: string[][] = [
   ['apply', '-f', 'm/ok.yaml'],
   ['apply', '-f', 'm/ok.yaml', '--dry-run=client'],
   ['apply', '-f', 'm/bad.yaml'],
+  ['watch', 'configmaps', '--max-events', '1', '--timeout', '20s'],
 ];
 
 const CONFIGS = ['token', 'exec', 'exec-401', 'exec-half', 'exec-fails', 'token-401', 'refused', 'wrong-ca', 'yaml-error', 'yaml-error-2'];
@@ -126,6 +127,7 @@ describe('what the runs left behind', () => {
     assert.match(all('token'), /Error from server \(NotFound\): configmaps "no-such" not found/);
     assert.match(all('token'), /Error from server \(InternalError\)|internal failure/);
     assert.match(all('token'), /Authorization: Bearer <masked>/, '-v=9 prints the headers, masked');
+    assert.match(outputs.find((o) => o.name === 'token: kdyn watch configmaps --max-events 1 --timeout 20s')!.run.out, /ADDED|app-config/, 'the watch ran');
     assert.ok(outputs.length === CONFIGS.length * COMMANDS.length);
   });
 
