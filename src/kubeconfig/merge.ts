@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { pathError } from '../core/fs-errors.js';
 import { ConfigError } from '../core/errors.js';
 import { parseKubeconfigYaml } from './yaml-fast.js';
 import type { Entry, KubeconfigCluster, KubeconfigContext, KubeconfigUser, MergedKubeconfig } from './types.js';
@@ -59,8 +60,8 @@ export async function loadMerged(sel: FileSelection): Promise<MergedKubeconfig> 
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && !sel.explicit) continue;
       if (code === 'ENOENT') throw new ConfigError(`stat ${displayPath(file)}: no such file or directory`);
-      if (code === 'EISDIR') throw new ConfigError(`error loading config file "${displayPath(file)}": read ${displayPath(file)}: is a directory`);
-      throw new ConfigError(`error loading config file "${displayPath(file)}": ${(e as Error).message.split('\n')[0]}`);
+      // Go's wording, as kubectl: `read k: is a directory`, `open k: permission denied`.
+      throw new ConfigError(`error loading config file "${displayPath(file)}": ${pathError(displayPath(file), e)}`);
     }
     const raw = await parseFile(text, displayPath(file));
     merged.files.push(file);
