@@ -5,7 +5,7 @@
  */
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { badInputSuite, startRelEnv, type BadCase, type RelEnv } from './harness.js';
 import { repoRoot } from '../support/cli.js';
@@ -213,6 +213,14 @@ const applyCases: BadCase[] = [
   { name: 'apply a namespace that contradicts -n', args: applyF('m'), files: { m: `${cm('a')}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  namespace: other\n` }, code: 1, err: /^error: "m" document 2: the namespace from the provided object "other" does not match the namespace "rel-\d+"\. You must pass '--namespace=other' to perform this operation\.$/, kubectl: /the namespace from the provided object "other" does not match the namespace "rel-\d+"/, kubectlArgs: kubectlApply('m') },
 ];
 
+// ---- files that cannot be read (mode 000; as root, the cases run as an unprivileged user) ----
+const unreadable = (name: string) => (dir: string) => chmodSync(join(dir, name), 0);
+const unreadableCases: BadCase[] = [
+  { name: 'kubeconfig unreadable', args: ['get', 'pods', '--kubeconfig', 'k'], files: { k: 'apiVersion: v1\nkind: Config\n' }, prepare: unreadable('k'), unprivileged: true, code: 1, err: 'error: error loading config file "k": open k: permission denied', kubectl: 'same' },
+  { name: 'manifest unreadable', args: applyF('m'), files: { m: cm('a') }, prepare: unreadable('m'), unprivileged: true, code: 1, err: /^error: .*open m: permission denied$/, kubectl: /open m: permission denied/, kubectlArgs: kubectlApply('m'), todo: 'apply branch: an unreadable manifest reads `error reading "m": EACCES` (kubectl: open m: permission denied)' },
+  { name: 'jsonpath-file unreadable', args: ['get', 'pods', '-o', 'jsonpath-file=t'], files: { t: '{.items}' }, prepare: unreadable('t'), unprivileged: true, code: 1, err: 'error: error reading jsonpath-file "t": open t: permission denied', kubectl: /open t: permission denied/ },
+];
+
 // ---- watch and get -w ----
 const watchCases: BadCase[] = [
   { name: 'watch: no type', args: ['watch'], code: 2, err: usage('watch ', '"kdyn watch" requires at least 1 argument') },
@@ -235,3 +243,4 @@ badInputSuite('api-resources and version', otherCommandCases, getEnv);
 badInputSuite('kubeconfig faults', kubeconfigCases, getEnv);
 badInputSuite('apply: manifests', applyCases, getEnv);
 badInputSuite('watch and get -w', watchCases, getEnv);
+badInputSuite('unreadable files', unreadableCases, getEnv);

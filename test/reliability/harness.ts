@@ -9,8 +9,8 @@
  */
 import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { FakeClock } from '../../src/core/clock.js';
 import type { LocalApiServer, RequestLogEntry, ServerOptions } from '../support/apiserver/server.js';
 import { startServerEnv } from '../support/server-env.js';
@@ -41,6 +41,8 @@ export interface RunOpts {
   cwd?: string;
   stdin?: string | Buffer;
   timeoutMs?: number;
+  /** Run as this user (root only): HOME is then `cwd`. */
+  uid?: number;
 }
 
 export async function startRelEnv(options: ServerOptions = {}): Promise<RelEnv> {
@@ -50,10 +52,12 @@ export async function startRelEnv(options: ServerOptions = {}): Promise<RelEnv> 
   mkdirSync(homeK);
   mkdirSync(homeC);
   const base = (home: string, o: RunOpts) => ({
-    env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: e.kubeconfig, ...o.env },
+    env: { PATH: process.env.PATH, HOME: o.uid === undefined ? home : o.cwd ?? e.dir, KUBECONFIG: e.kubeconfig, ...o.env },
     cwd: o.cwd ?? e.dir,
     stdin: o.stdin,
     timeoutMs: o.timeoutMs ?? 30_000,
+    uid: o.uid,
+    gid: o.uid,
   });
   return {
     server: e.server,
@@ -116,10 +120,38 @@ export interface BadCase {
   kubectlArgs?: string[] | ((dir: string, ns: string) => string[]);
   /** A known bug of a branch still in progress: the case runs, its failure is reported, not fatal. */
   todo?: string;
+  /**
+   * Run as an unprivileged user (uid 65534) when the suite runs as root, which reads mode-000 files:
+   * the case's directory and a copy of the kubeconfig are opened to it.
+   */
+  unprivileged?: boolean;
+  /** Run after the files are written (chmod). */
+  prepare?: (dir: string) => void;
   timeoutMs?: number;
 }
 
 let caseDirs = 0;
+/** The conventional `nobody`: as root, cases about unreadable files run as this user. */
+export const NOBODY = 65534;
+
+/**
+ * Opens `dir` (recursively, except paths in `keep`) and its ancestors' search bit to other users,
+ * and returns a world-readable copy of the kubeconfig in it: for a run as NOBODY.
+ */
+export function openTo(dir: string, kubeconfig: string, keep: readonly string[] = []): string {
+  for (let d = dirname(dir); d !== dirname(d); d = dirname(d)) chmodSync(d, statSync(d).mode | 0o111);
+  const walk = (p: string): void => {
+    if (keep.includes(p)) return;
+    const st = statSync(p);
+    chmodSync(p, st.isDirectory() ? 0o777 : 0o666);
+    if (st.isDirectory()) for (const n of readdirSync(p)) walk(join(p, n));
+  };
+  walk(dir);
+  const kc = join(dir, 'kubeconfig-copy');
+  copyFileSync(kubeconfig, kc);
+  chmodSync(kc, 0o644);
+  return kc;
+}
 
 /** Registers one `describe` of table-driven bad-input cases over `env()` (set up by the caller's before()). */
 export function badInputSuite(title: string, cases: BadCase[], env: () => RelEnv): void {
@@ -140,9 +172,15 @@ async function runBadCase(t: TestContext, c: BadCase, env: RelEnv): Promise<void
     mkdirSync(join(dir, name, '..'), { recursive: true });
     writeFileSync(join(dir, name), content);
   }
+  c.prepare?.(dir);
   const args = typeof c.args === 'function' ? c.args(dir, ns) : c.args;
-  const extraEnv = typeof c.env === 'function' ? c.env(dir) : c.env;
-  const r = await env.kdyn(args, { cwd: dir, stdin: c.stdin, env: extraEnv, timeoutMs: c.timeoutMs });
+  let extraEnv = typeof c.env === 'function' ? c.env(dir) : c.env;
+  const uid = c.unprivileged && process.getuid?.() === 0 ? NOBODY : undefined;
+  if (uid !== undefined) {
+    const unreadable = Object.keys(files).map((n) => join(dir, n)).filter((p) => (statSync(p).mode & 0o777) === 0);
+    extraEnv = { KUBECONFIG: openTo(dir, env.kubeconfig, unreadable), ...extraEnv };
+  }
+  const r = await env.kdyn(args, { cwd: dir, stdin: c.stdin, env: extraEnv, timeoutMs: c.timeoutMs, uid });
   const shown = `kdyn ${args.join(' ')}\nexit ${r.code}\nstdout: ${r.out.slice(0, 500)}\nstderr: ${r.err.slice(0, 2000)}`;
   assert.equal(r.code, c.code, shown);
   assertNoStack(r);
@@ -159,7 +197,7 @@ async function runBadCase(t: TestContext, c: BadCase, env: RelEnv): Promise<void
   if (c.kubectl === undefined) return;
   if (!HAS_KUBECTL) return void t.skip(NO_KUBECTL);
   const kargs = c.kubectlArgs === undefined ? args : typeof c.kubectlArgs === 'function' ? c.kubectlArgs(dir, ns) : c.kubectlArgs;
-  const k = await env.kubectl(kargs, { cwd: dir, stdin: c.stdin, env: extraEnv, timeoutMs: c.timeoutMs });
+  const k = await env.kubectl(kargs, { cwd: dir, stdin: c.stdin, env: extraEnv, timeoutMs: c.timeoutMs, uid });
   const kshown = `kubectl ${kargs.join(' ')}\nexit ${k.code}\nstderr: ${k.err.slice(0, 2000)}`;
   assert.notEqual(k.code, 0, `kubectl fails too\n${kshown}`);
   if (c.kubectl === 'same') {

@@ -43,12 +43,15 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Written to the child's stdin, which is then closed (default: stdin closed at once). */
   stdin?: string | Buffer;
+  /** Run as this user and group id (the parent must be root). */
+  uid?: number;
+  gid?: number;
 }
 
 /** Runs `cmd args`, collecting stdout and stderr as UTF-8 text. */
 export function runCommand(cmd: string, args: readonly string[], opts: RunOptions): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd, timeout: opts.timeoutMs ?? 60_000 });
+    const child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd, timeout: opts.timeoutMs ?? 60_000, uid: opts.uid, gid: opts.gid });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
