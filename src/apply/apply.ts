@@ -191,7 +191,7 @@ class ApplyRun {
     if (unmapped.length === 0 || crds.length === 0 || this.#dryRun) return;
     const outcomes = await waitReady(
       crds.map((r) => ({ handle: this.#handle(r.mapping!, undefined), name: String(r.sent!.metadata!.name), last: r.object })),
-      { clock: this.#clock, timeoutMs: this.opts.establishTimeoutMs ?? DEFAULT_ESTABLISH_TIMEOUT_MS, signal: this.opts.signal, concurrency: this.opts.concurrency },
+      { clock: this.#clock, timeoutMs: this.opts.establishTimeoutMs ?? DEFAULT_ESTABLISH_TIMEOUT_MS, signal: this.opts.signal },
     );
     this.#notEstablished = new Map(crds.flatMap((r, k) => {
       const o = outcomes[k]!;

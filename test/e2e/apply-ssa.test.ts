@@ -44,12 +44,12 @@ test('a CRD and its instances in one file: one call creates them all, the second
   ]);
   assert.equal(r.err, '4 objects: 4 succeeded, 0 failed\n');
   assert.deepEqual(stored('gadgets', 'demo', 'g2', 'gadgets.kdyn.dev')?.spec, { size: 2 });
-  // The CRD was awaited (read again until Established) before its instances were sent.
-  const log = server.requestLog.map((e) => `${e.method} ${e.path}`);
+  // The CRD was awaited (watched until Established) before its instances were sent.
+  const log = server.requestLog.map((e) => `${e.method} ${e.path}${/(^|&)watch=/.test(e.query) ? ' (watch)' : ''}`);
   const crdPatch = log.indexOf('PATCH /apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.gadgets.kdyn.dev');
   const firstGadget = log.findIndex((l) => l.startsWith('PATCH /apis/gadgets.kdyn.dev/v1/namespaces/demo/gadgets/'));
   assert.ok(crdPatch >= 0 && firstGadget > crdPatch, log.join('\n'));
-  assert.ok(log.slice(crdPatch, firstGadget).includes('GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.gadgets.kdyn.dev'));
+  assert.ok(log.slice(crdPatch, firstGadget).includes('GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions (watch)'), log.join('\n'));
 
   server.clearLog();
   const again = await kdyn(['apply', '-f', p, '-n', 'demo']);

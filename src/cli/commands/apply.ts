@@ -193,7 +193,7 @@ async function waitForResults(report: ApplyReport, ctx: Context, io: IO, opts: A
     const ns = r.object!.metadata?.namespace;
     return { handle: r.mapping!.namespaced && ns ? h.namespace(ns) : h, name: String(r.object!.metadata?.name), last: r.object };
   });
-  const outcomes = await waitReady(items, { clock: ctx.clock, timeoutMs: opts.timeoutMs, signal, concurrency: opts.concurrency });
+  const outcomes = await waitReady(items, { clock: ctx.clock, timeoutMs: opts.timeoutMs, signal });
   let waitFailed = 0;
   outcomes.forEach((o, k) => {
     if (o.state === 'ready') return;
