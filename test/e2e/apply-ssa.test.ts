@@ -172,3 +172,40 @@ test('the same file through kubectl apply --server-side: the same output lines a
   assert.equal(kd.code, 0, kd.err);
   assert.ok(stored('widgets', 'team-a', 'w1', 'kdyn.cmp.kdyn.dev'));
 });
+
+test('--validate maps to fieldValidation as kubectl; -o yaml prints one object as itself and several as a List', async () => {
+  const p = file('validate.yaml', [cm('v-1'), cm('v-2')]);
+  for (const [flag, value] of [['--validate=false', 'Ignore'], ['--validate=warn', 'Warn'], ['--validate=true', 'Strict']]) {
+    server.clearLog();
+    const r = await kdyn(['apply', '-f', p, '-n', 'team-b', flag!, '-o', 'name']);
+    assert.equal(r.code, 0, r.err);
+    const patches = server.requestLog.filter((e) => e.method === 'PATCH');
+    assert.equal(patches.length, 2);
+    assert.ok(patches.every((e) => e.query.split('&').includes(`fieldValidation=${value}`)), `${flag}: ${patches[0]!.query}`);
+  }
+  const two = await kdyn(['apply', '-f', p, '-n', 'team-b', '-o', 'yaml']);
+  assert.match(two.out, /^apiVersion: v1\nitems:\n- apiVersion: v1\n/);
+  assert.match(two.out, /\nkind: List\n/);
+  const one = await kdyn(['apply', '-f', file('one.yaml', [cm('v-1')]), '-n', 'team-b', '-o', 'yaml']);
+  assert.match(one.out, /^apiVersion: v1\ndata:\n  k: v\nkind: ConfigMap\nmetadata:\n/);
+});
+
+test('a CRD the server rejects: its own error, and its instances name it; an unknown field fails Strict validation only', async () => {
+  const bad = simpleCrd({ group: 'broken.kdyn.dev', plural: 'broken', kind: 'Broken' });
+  delete (bad.spec as Record<string, unknown>).scope;
+  const p = file('broken.yaml', [bad, { apiVersion: 'broken.kdyn.dev/v1', kind: 'Broken', metadata: { name: 'b1' } }, cm('next-to-broken')]);
+  const r = await kdyn(['apply', '-f', p, '-n', 'team-b']);
+  assert.equal(r.code, 1);
+  assert.deepEqual(lines(r.out), ['configmap/next-to-broken serverside-applied']);
+  const errs = lines(r.err);
+  assert.match(errs[0]!, /^Error from server \(Invalid\): error when applying customresourcedefinition\.apiextensions\.k8s\.io\/broken\.broken\.kdyn\.dev from ".*broken\.yaml" document 1: .*spec\.scope/);
+  assert.match(errs[1]!, /^error: resource mapping not found for name: "b1" namespace: "" from ".*broken\.yaml" document 2: no matches for kind "Broken" in version "broken\.kdyn\.dev\/v1"; applying its CustomResourceDefinition "broken\.broken\.kdyn\.dev" failed$/);
+  assert.equal(errs[2], '3 objects: 1 succeeded, 2 failed');
+
+  const rocket = { apiVersion: 'demo.kdyn.dev/v1', kind: 'Rocket', metadata: { name: 'strict-rocket' }, spec: { stage: 'orbit', engines: 1, wings: 2 } };
+  const strict = await kdyn(['apply', '-f', file('strict.yaml', [rocket]), '-n', 'team-b']);
+  assert.equal(strict.code, 1);
+  assert.match(strict.err, /^Error from server \(BadRequest\): error when applying rocket\.demo\.kdyn\.dev\/strict-rocket from .*: .*wings/);
+  const lenient = await kdyn(['apply', '-f', file('strict.yaml', [rocket]), '-n', 'team-b', '--validate=false']);
+  assert.equal(lenient.code, 0, lenient.err);
+});
