@@ -209,3 +209,15 @@ test('a CRD the server rejects: its own error, and its instances name it; an unk
   const lenient = await kdyn(['apply', '-f', file('strict.yaml', [rocket]), '-n', 'team-b', '--validate=false']);
   assert.equal(lenient.code, 0, lenient.err);
 });
+
+test('SIGINT during --wait: the wait ends at once, the summary says interrupted, exit 130', async () => {
+  const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'waits' }, spec: { replicas: 1, selector: { matchLabels: { app: 'w' } }, template: { metadata: { labels: { app: 'w' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
+  const run = kdyn(['apply', '-f', file('waits.yaml', [d]), '-n', 'team-a', '--wait', '--timeout', '60s']);
+  while (!server.requestLog.some((e) => /(^|&)watch=/.test(e.query))) await new Promise((r) => setImmediate(r));
+  process.emit('SIGINT');
+  const r = await run;
+  assert.equal(r.code, 130);
+  assert.match(r.err, /^error: deployment\.apps\/waits is not ready \(interrupted\): Waiting for deployment/m);
+  assert.match(r.err, /^interrupted: 1 object: 1 succeeded, 0 failed; 0 ready\n$/m);
+  assert.equal(process.listenerCount('SIGINT'), 0);
+});
