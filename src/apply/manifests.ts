@@ -91,6 +91,15 @@ export function missingFields(obj: Unstructured): string[] {
   return out;
 }
 
+/** Throws ManifestError naming every manifest that lacks apiVersion, kind or metadata.name (for library input). */
+export function assertComplete(manifests: readonly Manifest[]): void {
+  const problems = manifests.flatMap((m) => {
+    const missing = missingFields(m.object);
+    return missing.length ? [`error validating ${describeOrigin(m)}: ${missing.join(', ')}`] : [];
+  });
+  if (problems.length) throw new ManifestError(problems);
+}
+
 function push(manifests: Manifest[], problems: string[], m: Manifest): void {
   const missing = missingFields(m.object);
   if (missing.length) problems.push(`error validating ${describeOrigin(m)}: ${missing.join(', ')}`);

@@ -16,7 +16,8 @@ import { groupKindPrefix } from '../../printers/name.js';
 import { createObjectPrinter } from '../../printers/index.js';
 import { decodeSources, readSources } from '../../apply/sources.js';
 import { describeOrigin, ManifestError, type Manifest } from '../../apply/manifests.js';
-import { applyManifests, planRequests, type ApplyOptions, type ApplyReport, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
+import { planRequests } from '../../apply/requests.js';
+import { applyManifests, type ApplyOptions, type ApplyReport, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
 import { failureReason } from '../../apply/conflict.js';
 import { MappingError } from '../../apply/resolve.js';
 
