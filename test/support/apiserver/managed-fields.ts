@@ -29,10 +29,15 @@ const NON_POINTER_TYPED = new Set(['spec', 'status', 'metadata', 'names', 'accep
 /** Built-in list fields marked atomic (owned as a whole). */
 const ATOMIC_TYPED = new Set(['versions', 'rules', 'subjects']);
 
-/** Leaf paths (joined by SEP) of an object's fields, with their JSON values for change detection. */
-export function fieldValues(obj: Obj, opts: { subresource?: string; custom: boolean }): Map<string, string> {
+/**
+ * Leaf paths (joined by SEP) of an object's fields, with their JSON values for change detection.
+ * With a schema, lists merge as it declares (keyed, set or atomic); without one, or where it declares
+ * nothing (built-ins outside schema.ts's table), a list of objects that all have a string `name` (or
+ * `type`) is keyed by it.
+ */
+export function fieldValues(obj: Obj, opts: { subresource?: string; custom: boolean; schema?: SchemaNode }): Map<string, string> {
   const out = new Map<string, string>();
-  const walk = (v: unknown, path: string[], dot: boolean): void => {
+  const walk = (v: unknown, path: string[], dot: boolean, s: SchemaNode | undefined): void => {
     const field = path[path.length - 1]!.slice(2);
     if (!opts.custom && ATOMIC_TYPED.has(field)) {
       out.set(path.join(SEP), JSON.stringify(v));
@@ -45,19 +50,29 @@ export function fieldValues(obj: Obj, opts: { subresource?: string; custom: bool
         return;
       }
       if (dot) out.set([...path, '.'].join(SEP), '');
-      for (const k of keys) walk((v as Obj)[k], [...path, `f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k));
+      for (const k of keys) walk((v as Obj)[k], [...path, `f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k), s?.child(k) ?? s);
       return;
     }
-    const keyField = Array.isArray(v) && v.length && v.every((e) => e && typeof e === 'object' && !Array.isArray(e))
-      ? (['name', 'type'] as const).find((f) => (v as Obj[]).every((e) => typeof e[f] === 'string'))
-      : undefined;
-    if (Array.isArray(v) && keyField) {
-      for (const e of v as Obj[]) {
-        const key = `k:${JSON.stringify({ [keyField]: e[keyField] })}`;
-        out.set([...path, key, '.'].join(SEP), '');
-        for (const k of Object.keys(e)) walk(e[k], [...path, key, `f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k));
+    if (Array.isArray(v) && v.length) {
+      const declared = s?.listType(v);
+      let lt: ListType | undefined = declared;
+      if (!lt && v.every((e) => e && typeof e === 'object' && !Array.isArray(e))) {
+        const keyField = (['name', 'type'] as const).find((f) => (v as Obj[]).every((e) => typeof e[f] === 'string'));
+        if (keyField) lt = { type: 'map', keys: [keyField] };
       }
-      return;
+      const elements = lt && lt.type !== 'atomic' ? v.map((e) => itemElement(lt!, e)) : [];
+      if (lt && lt.type !== 'atomic' && elements.every((e) => e !== undefined)) {
+        v.forEach((e, i) => {
+          const key = elements[i]!;
+          if (lt!.type === 'set') {
+            out.set([...path, key].join(SEP), '');
+            return;
+          }
+          out.set([...path, key, '.'].join(SEP), '');
+          for (const k of Object.keys(e as Obj)) walk((e as Obj)[k], [...path, key, `f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k), s?.items().child(k));
+        });
+        return;
+      }
     }
     out.set(path.join(SEP), JSON.stringify(v));
   };
@@ -69,13 +84,13 @@ export function fieldValues(obj: Obj, opts: { subresource?: string; custom: bool
         if (mk === 'finalizers' && Array.isArray(mv)) {
           out.set(['f:metadata', 'f:finalizers', '.'].join(SEP), '');
           for (const f of mv) out.set(['f:metadata', 'f:finalizers', `v:${JSON.stringify(f)}`].join(SEP), '');
-        } else walk(mv, ['f:metadata', `f:${mk}`], true);
+        } else walk(mv, ['f:metadata', `f:${mk}`], true, undefined);
       }
       continue;
     }
     if (opts.subresource === 'status' ? k !== 'status' : k === 'status') continue;
     // Typed (built-in) top-level structs like spec are not pointers: no "." entry for them.
-    walk(v, [`f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k));
+    walk(v, [`f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k), opts.schema?.child(k));
   }
   return out;
 }
@@ -109,6 +124,8 @@ export interface ManagedUpdate {
   time: string;
   subresource?: string;
   custom: boolean;
+  /** How lists merge (schema.ts); the name/type heuristic without it. */
+  schema?: SchemaNode;
 }
 
 /**
@@ -116,7 +133,7 @@ export interface ManagedUpdate {
  * changed; other managers lose those fields; fields that disappeared are dropped from everyone.
  */
 export function updateManagedFields(oldObj: Obj | undefined, newObj: Obj, u: ManagedUpdate): ManagedFieldsEntry[] {
-  const opts = { subresource: u.subresource, custom: u.custom };
+  const opts = { subresource: u.subresource, custom: u.custom, schema: u.schema };
   const before = oldObj ? fieldValues(oldObj, opts) : new Map<string, string>();
   const after = fieldValues(newObj, opts);
   const changed = new Set<string>();

@@ -166,6 +166,15 @@ describe('server-side apply', () => {
     assert.equal(atomic.json.message, 'Apply failed with 1 conflict: conflict with "alice": .spec.tags');
   });
 
+  test('Update managers record lists as the schema declares them, so their ownership meets Apply\'s', async () => {
+    const c = await call(server, 'POST', GADGETS, { body: gadget('u2', { parts: [{ name: 'x', count: 1 }], tags: ['a'] }), headers: { 'user-agent': 'curl/8.0' } });
+    assert.equal(c.status, 201, c.text);
+    assert.deepEqual(fields(c.json, 'curl', 'Update'), { 'f:spec': { '.': {}, 'f:parts': { 'k:{"name":"x"}': { '.': {}, 'f:count': {}, 'f:name': {} } }, 'f:tags': {} } });
+    const r = await apply(`${GADGETS}/u2`, gadget('u2', { parts: [{ name: 'x', count: 2 }] }), 'fieldManager=bob');
+    assert.equal(r.status, 409);
+    assert.equal(r.json.message, 'Apply failed with 1 conflict: conflict with "curl" using ssa.example.com/v1: .spec.parts[name="x"].count');
+  });
+
   test('built-in lists: Deployment containers merge by name', async () => {
     const deploy = (containers: unknown[]) => ({
       apiVersion: 'apps/v1',
