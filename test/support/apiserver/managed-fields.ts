@@ -196,7 +196,10 @@ function itemElement(lt: ListType, item: unknown): string | undefined {
   if (lt.type === 'set') return `v:${JSON.stringify(item)}`;
   if (lt.type !== 'map' || !item || typeof item !== 'object') return undefined;
   const key: Obj = {};
-  for (const k of [...lt.keys].sort()) if ((item as Obj)[k] !== undefined) key[k] = (item as Obj)[k];
+  for (const k of [...lt.keys].sort()) {
+    const v = (item as Obj)[k] ?? lt.defaults?.[k];
+    if (v !== undefined) key[k] = v;
+  }
   return `k:${JSON.stringify(key)}`;
 }
 
@@ -307,7 +310,7 @@ export function removeField(obj: Obj, path: string): void {
     if (!Array.isArray(node)) return;
     const idx = el.startsWith('v:')
       ? node.findIndex((x) => JSON.stringify(x) === el.slice(2))
-      : node.findIndex((x) => x && typeof x === 'object' && Object.entries(JSON.parse(el.slice(2)) as Obj).every(([k, v]) => JSON.stringify(x[k]) === JSON.stringify(v)));
+      : node.findIndex((x) => x && typeof x === 'object' && Object.entries(JSON.parse(el.slice(2)) as Obj).every(([k, v]) => x[k] === undefined || JSON.stringify(x[k]) === JSON.stringify(v))); // a missing key field took its default
     if (idx < 0) return;
     if (last) node.splice(idx, 1);
     else node = node[idx];

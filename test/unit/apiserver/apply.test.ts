@@ -183,9 +183,16 @@ describe('server-side apply', () => {
       spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers } } },
     });
     const path = '/apis/apps/v1/namespaces/default/deployments/web';
-    const a = await apply(path, deploy([{ name: 'app', image: 'app:1' }]), 'fieldManager=alice');
+    const app = { name: 'app', image: 'app:1', ports: [{ containerPort: 80 }] };
+    const a = await apply(path, deploy([app]), 'fieldManager=alice');
     assert.equal(a.status, 201, a.text);
-    assert.deepEqual(fields(a.json, 'alice')['f:spec']['f:template']['f:spec']['f:containers'], { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {} } });
+    assert.deepEqual(fields(a.json, 'alice')['f:spec']['f:template']['f:spec']['f:containers'], {
+      'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {}, 'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } } },
+    });
+    // Applied again: the defaulted protocol is part of the port's key, so nothing changes.
+    const again = await apply(path, deploy([app]), 'fieldManager=alice');
+    assert.equal(again.json.metadata.resourceVersion, a.json.metadata.resourceVersion);
+    assert.deepEqual(again.json.spec.template.spec.containers[0].ports, [{ containerPort: 80, protocol: 'TCP' }]);
     const b = await apply(path, deploy([{ name: 'sidecar', image: 'side:1' }]), 'fieldManager=bob');
     assert.equal(b.status, 200, b.text);
     assert.deepEqual(b.json.spec.template.spec.containers.map((c: any) => c.name).sort(), ['app', 'sidecar']);
