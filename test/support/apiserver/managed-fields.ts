@@ -408,13 +408,12 @@ export function applyConfiguration(live: Obj, config: Obj, o: { manager: string;
   if (conflicts.length && !o.force) return { object: merged, managedFields: entries, conflicts, fieldsChanged: false, objectChanged: changed.size > 0 };
 
   const removed = new Set([...changed].filter((p) => !configSet.has(p)));
-  const taken = new Set(conflicts.map((c) => c.path));
+  // Fields that are gone lose their owners; with force, conflicting fields change hands.
+  const drop = o.force ? new Set([...removed, ...conflicts.map((c) => c.path)]) : removed;
   const out: ManagedFieldsEntry[] = [];
   let fieldsChanged = !mine || JSON.stringify(sortedPaths(fromFieldsV1(mine.fieldsV1 ?? {}))) !== JSON.stringify(sortedPaths(configSet));
   for (const e of entries) {
     if (e === mine) continue;
-    // Fields that are gone lose their owners; with force, conflicting fields change hands.
-    const drop = o.force ? new Set([...removed, ...taken]) : removed;
     if (!sameSubresource(e, scope.subresource)) {
       out.push(e);
       continue;
