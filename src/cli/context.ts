@@ -9,6 +9,7 @@ import type { Logger } from '../core/log.js';
 import { compose, type Layers } from '../dynamic/connect.js';
 import type { ParsedArgs } from './spec.js';
 import { parseDuration } from './duration.js';
+import { DISCOVERY_TIMEOUT_MS } from '../core/timeouts.js';
 
 export interface Context extends Layers {
   readonly flags: ParsedArgs['flags'];
@@ -16,10 +17,19 @@ export interface Context extends Layers {
   readonly io: IO;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Discovery's (and `/version`'s) time limit when there is no --request-timeout: kubectl's 32 s. */
+  readonly discoveryTimeoutMs: number;
 }
 
-export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: IO, clock: Clock, logger: Logger): Context {
+/** Settings main() injects beyond the flags (tests shorten discovery's 32-second timeout with them). */
+export interface ContextOptions {
+  /** Discovery requests' time limit when there is no --request-timeout (default: kubectl's 32 s). */
+  discoveryTimeoutMs?: number;
+}
+
+export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: IO, clock: Clock, logger: Logger, options: ContextOptions = {}): Context {
   const flags = args.flags;
+  const discoveryTimeoutMs = options.discoveryTimeoutMs ?? DISCOVERY_TIMEOUT_MS;
   const warn = (msg: string): void => void io.stderr.write(`Warning: ${msg}\n`);
   const layers = compose({
     flags,
@@ -44,8 +54,9 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     // A cold cache on a cluster with many CRD groups means ~1,000 kubectl-layout files: written by
     // a detached process so kdyn exits as soon as its own combined file is on disk.
     writeBehind: { start: startLayoutWriter },
+    discoveryTimeoutMs,
   });
-  return { ...layers, flags, explicit: args.explicit, io, clock, logger };
+  return { ...layers, flags, explicit: args.explicit, io, clock, logger, discoveryTimeoutMs };
 }
 
 /**

@@ -53,6 +53,8 @@ export interface ComposeOptions extends ConnectOptions {
   readonly stdinIsTTY?: boolean;
   /** Hand big kubectl-layout cache writes to a background process (the CLI); default: written before flush() resolves. */
   readonly writeBehind?: WriteBehind;
+  /** Discovery requests' time limit when `timeoutMs` is 0 (default: kubectl's 32 s). */
+  readonly discoveryTimeoutMs?: number;
 }
 
 /** The layers, each built once on first call. */
@@ -130,6 +132,7 @@ export function compose(options: ComposeOptions): Layers {
       clock,
       logger,
       writeBehind: options.writeBehind,
+      ...(options.discoveryTimeoutMs !== undefined && { limits: { timeoutMs: options.discoveryTimeoutMs } }),
     });
     discoveryInstance = d;
     return d;

@@ -1,6 +1,6 @@
 /**
  * Server-certificate verification in JS against the kubeconfig's own CA bundle, used instead of
- * OpenSSL's when the cluster brings a CA (called by dial.ts `verifyPeer`). Why: passing `ca` to
+ * OpenSSL's when the cluster brings a CA (see agent.ts `VerifyingAgent`). Why: passing `ca` to
  * Node 20 makes it build its root store first (~140 bundled certificates parsed, ~20-28 ms on
  * every run), although only the kubeconfig's CAs are trusted. The connection is made with
  * `ca: []` and `rejectUnauthorized: false`, and the peer chain is checked here before the socket

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,5 +56,42 @@ test('lazy built-ins: `kdyn get` initialises the kubeconfig loader and the trans
   assert.match(r.stderr, /127\.0\.0\.1:1/);
   for (const id of ['node:child_process', 'node:fs/promises']) {
     assert.ok(!r.builtins.has(id), `${id} was loaded by a run that never uses it: the lazy built-in proxy of scripts/build.mjs is not in effect`);
+  }
+});
+
+test('code cache: the Node internals bin/kdyn builds on are still there', async () => {
+  const { default: Module } = await import('node:module');
+  const m = Module as unknown as Record<string, unknown> & { prototype: Record<string, unknown> };
+  assert.equal(typeof m.prototype._compile, 'function', 'Module.prototype._compile is gone: bin/kdyn can no longer compile dist/cli with a code cache');
+  assert.equal(typeof m.wrap, 'function', 'Module.wrap is gone: bin/kdyn wraps each dist/cli file with it');
+  assert.equal(typeof m._resolveFilename, 'function', 'Module._resolveFilename is gone: the require bin/kdyn builds uses it for require.resolve');
+  assert.equal(typeof m._cache, 'object', 'Module._cache is gone: bin/kdyn loads the bundle\'s own files through it');
+});
+
+test('code cache: the first run writes an entry through the _compile replacement, the second run uses it as it is', () => {
+  const home = mkdtempSync(join(tmpdir(), 'kdyn-codecache-use-'));
+  try {
+    const run = () => spawnSync(process.execPath, [join(root, 'bin', 'kdyn'), 'version', '--client'], { cwd: home, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home }, timeout: 20_000 });
+    const first = run();
+    assert.equal(first.status, 0, first.stderr);
+    const dir = join(home, '.cache', 'kdyn-code-cache', process.version);
+    const entries = (() => {
+      try {
+        return readdirSync(dir).filter((e) => e.startsWith('bin.js@version.'));
+      } catch {
+        return [];
+      }
+    })();
+    assert.equal(entries.length, 1, `no code cache entry for bin.js after a run (${dir}): Node no longer compiles dist/cli through Module.prototype._compile, so bin/kdyn's replacement never ran`);
+    const entry = join(dir, entries[0]!);
+    const before = statSync(entry);
+    const second = run();
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(second.stdout, first.stdout);
+    const after = statSync(entry);
+    // A rejected entry (V8 refused the bytes, or the header/CRC check failed) is rewritten at exit: a new file.
+    assert.ok(after.ino === before.ino && after.mtimeMs === before.mtimeMs, 'the second run rewrote the code cache entry: V8 rejected the cached data (or bin/kdyn\'s entry check failed), so no run gains from the cache');
+  } finally {
+    rmSync(home, { recursive: true, force: true });
   }
 });

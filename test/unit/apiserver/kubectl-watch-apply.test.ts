@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../../support/apiserver/server.js';
@@ -73,6 +73,40 @@ function kubectlStream(env: Record<string, string>, args: string[]) {
   };
 }
 
+const GEARS_YAML = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gears.kubectl-ssa.example.com
+spec:
+  group: kubectl-ssa.example.com
+  scope: Namespaced
+  names:
+    plural: gears
+    singular: gear
+    kind: Gear
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              teeth:
+                type: integer
+---
+apiVersion: kubectl-ssa.example.com/v1
+kind: Gear
+metadata:
+  name: g1
+  namespace: default
+spec:
+  teeth: 12
+`;
+
 describe('kubectl get -w and apply --server-side against the local API server', { skip }, () => {
   let server: LocalApiServer;
   let dir: string;
@@ -117,9 +151,44 @@ describe('kubectl get -w and apply --server-side against the local API server', 
     }
   });
 
-  test('kubectl version talks to the server (sanity)', async () => {
-    const r = await kubectl('version', '-o', 'json');
-    assert.equal(r.code, 0, r.err);
-    assert.equal(JSON.parse(r.out).serverVersion.gitVersion, 'v1.32.0');
+  test('kubectl apply --server-side of a CRD plus an instance, twice: the second run changes nothing', async () => {
+    // As on a real server, the instance is applied once the CRD is served (kubectl validates a
+    // manifest's objects against the served OpenAPI before it applies any of them).
+    const [crdYaml, gearYaml] = GEARS_YAML.split('---\n');
+    writeFileSync(join(dir, 'crd.yaml'), crdYaml!);
+    writeFileSync(join(dir, 'gear.yaml'), gearYaml!);
+    const applyBoth = async (): Promise<string> => {
+      const crd = await kubectl('apply', '--server-side', '-f', join(dir, 'crd.yaml'));
+      assert.equal(crd.code, 0, crd.err);
+      const gear = await kubectl('apply', '--server-side', '-f', join(dir, 'gear.yaml'));
+      assert.equal(gear.code, 0, gear.err);
+      return crd.out + gear.out;
+    };
+    const first = await applyBoth();
+    assert.match(first, /customresourcedefinition.apiextensions.k8s.io\/gears.kubectl-ssa.example.com serverside-applied/);
+    assert.match(first, /gear.kubectl-ssa.example.com\/g1 serverside-applied/);
+    const crd1 = await call(server, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gears.kubectl-ssa.example.com');
+    const gear1 = await call(server, 'GET', '/apis/kubectl-ssa.example.com/v1/namespaces/default/gears/g1');
+    assert.equal(gear1.status, 200);
+    assert.deepEqual(gear1.json.metadata.managedFields.map((e: any) => `${e.manager}/${e.operation}`), ['kubectl/Apply']);
+    assert.deepEqual(gear1.json.metadata.managedFields[0].fieldsV1, { 'f:spec': { 'f:teeth': {} } });
+    await applyBoth();
+    const crd2 = await call(server, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gears.kubectl-ssa.example.com');
+    const gear2 = await call(server, 'GET', '/apis/kubectl-ssa.example.com/v1/namespaces/default/gears/g1');
+    assert.equal(crd2.json.metadata.resourceVersion, crd1.json.metadata.resourceVersion);
+    assert.equal(gear2.json.metadata.resourceVersion, gear1.json.metadata.resourceVersion);
+  });
+
+  test('kubectl apply --server-side: a conflict between two field managers, then --force-conflicts', async () => {
+    const file = join(dir, 'g1-other.yaml');
+    writeFileSync(file, 'apiVersion: kubectl-ssa.example.com/v1\nkind: Gear\nmetadata:\n  name: g1\n  namespace: default\nspec:\n  teeth: 40\n');
+    const refused = await kubectl('apply', '--server-side', '--field-manager=other', '-f', file);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /Apply failed with 1 conflict: conflict with "kubectl": \.spec\.teeth/);
+    const forced = await kubectl('apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', file);
+    assert.equal(forced.code, 0, forced.err);
+    const gear = await call(server, 'GET', '/apis/kubectl-ssa.example.com/v1/namespaces/default/gears/g1');
+    assert.equal(gear.json.spec.teeth, 40);
+    assert.deepEqual(gear.json.metadata.managedFields.map((e: any) => `${e.manager}/${e.operation}`), ['other/Apply']);
   });
 });
