@@ -22,5 +22,11 @@ const io: IO = {
   },
   env: process.env,
   cwd: process.cwd(),
+  onSignal(listener) {
+    const onInt = () => listener('SIGINT');
+    const onTerm = () => listener('SIGTERM');
+    process.on('SIGINT', onInt).on('SIGTERM', onTerm);
+    return () => void process.off('SIGINT', onInt).off('SIGTERM', onTerm);
+  },
 };
 exitWhenSettled(main(process.argv.slice(2), io), io);

@@ -12,4 +12,10 @@ export interface IO {
   stdinIsTTY?: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
+  /**
+   * Lets a long-running command (a watch) end cleanly on SIGINT/SIGTERM instead of being killed:
+   * while a listener is registered the process does not exit on those signals. Returns the
+   * unregister function. Absent in tests that have no process signals.
+   */
+  onSignal?(listener: (signal: 'SIGINT' | 'SIGTERM') => void): () => void;
 }

@@ -3,11 +3,11 @@
  * widest cell plus three spaces, the last column unpadded. ~1,000x faster than cli-table3 on 10,000
  * rows (see README, "Why not cli-table3 everywhere") and byte-identical to kubectl.
  */
-export function formatColumns(rows: readonly (readonly string[])[], options: { minWidth?: number } = {}): string {
+export function formatColumns(rows: readonly (readonly string[])[], options: { minWidth?: number; remembered?: RememberedWidths } = {}): string {
   if (rows.length === 0) return '';
   // tabwriter's minwidth counts the padding: a cell takes max(width + 3, minWidth) columns.
   const minText = Math.max(0, (options.minWidth ?? 0) - 3);
-  const widths: number[] = [];
+  const widths: number[] = options.remembered ? [...options.remembered] : [];
   for (const row of rows) {
     for (let i = widths.length; i < row.length; i++) widths[i] = minText;
     for (let i = 0; i < row.length; i++) {
@@ -15,6 +15,7 @@ export function formatColumns(rows: readonly (readonly string[])[], options: { m
       if (w > (widths[i] ?? 0)) widths[i] = w;
     }
   }
+  if (options.remembered) for (let i = 0; i < widths.length; i++) options.remembered[i] = widths[i]!;
   let out = '';
   for (const row of rows) {
     let line = '';
@@ -26,6 +27,12 @@ export function formatColumns(rows: readonly (readonly string[])[], options: { m
   }
   return out;
 }
+
+/**
+ * Column widths kept from one block of lines to the next: kubectl's tabwriter with RememberWidths
+ * (`get -w` flushes after every event, yet each row stays aligned under the header).
+ */
+export type RememberedWidths = number[];
 
 /** Width in terminal columns; ASCII fast path, otherwise counts code points. */
 export function displayWidth(s: string): number {

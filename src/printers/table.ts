@@ -103,6 +103,11 @@ export class TableAccumulator {
    * `crontab.stable.example.com`.
    */
   render(kindPrefix?: string): string {
+    return formatColumns(this.cells(kindPrefix), { minWidth: TABWRITER_MIN_WIDTH });
+  }
+
+  /** The cells of the lines so far (headers included), names prefixed with `kindPrefix/` when given. */
+  cells(kindPrefix?: string): string[][] {
     if (kindPrefix) {
       for (let i = 0; i < this.rows.length; i++) {
         const c = this.nameCells[i]!;
@@ -110,7 +115,7 @@ export class TableAccumulator {
       }
       this.nameCells.fill(-1);
     }
-    return formatColumns(this.rows, { minWidth: TABWRITER_MIN_WIDTH });
+    return this.rows;
   }
 }
 

@@ -77,6 +77,9 @@ export interface GetRun {
 }
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
+  if (args.flags.watch === true || args.flags['watch-only'] === true || args.flags['output-watch-events'] === true) {
+    return (await import('./watch.js')).run(args, ctx, io, 'get');
+  }
   const opts = readOptions(args.flags);
   // Argument and flag errors before any kubeconfig or network work.
   const parsed = parseGetArgs(args.args);

@@ -1,0 +1,269 @@
+/**
+ * `kdyn watch TYPE[,TYPE...] [NAME]`, and `kdyn get -w|--watch-only [--output-watch-events]` (which
+ * prints what kubectl prints). Each resource (and each name) gets its own Reflector-style watcher
+ * (../../watch/watcher.ts): the stream resumes, relists on 410 and never ends on its own. Events of
+ * all watchers are printed as they arrive (../../printers/watch.ts); a table prints each type's
+ * initial list as one block, as kubectl does.
+ *
+ * Ends: `--timeout` (exit 0; with --for, 1 and the last state), `--max-events N` (0), `--for`
+ * satisfied (0), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
+ * both; 128+signal lets a script tell an interrupt from a failure), a closed stdout (0, quietly:
+ * src/cli/stdio.ts). An error that stops a watcher (401, 403, a bad selector) exits 1 after the
+ * output so far.
+ */
+import type { ParsedArgs } from '../spec.js';
+import type { Context } from '../context.js';
+import type { IO } from '../../core/io.js';
+import { UsageError } from '../../core/errors.js';
+import type { Unstructured } from '../../core/unstructured.js';
+import type { Table } from '../../core/table.js';
+import { parseGetArgs, resolveGetArgs } from '../get-args.js';
+import { parseDuration } from '../duration.js';
+import { INITIAL_EVENTS_END, type WatchEvent } from '../../watch/types.js';
+import { Watcher } from '../../watch/watcher.js';
+import { mergeIterables } from '../../watch/merge.js';
+import { WATCH_FORMATS, WatchPrinter, type PrintedEvent, type WatchFormat } from '../../printers/watch.js';
+import { objectName, type GroupKind } from '../../printers/name.js';
+import { allSatisfy, observed, parseWaitFor, satisfies, type WaitCondition } from '../watch-for.js';
+
+interface Options {
+  format: WatchFormat;
+  /** -o given (with --for, events are printed only then). */
+  explicitFormat: boolean;
+  events: boolean;
+  initialEvents: boolean;
+  allNamespaces: boolean;
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  timeoutMs?: number;
+  maxEvents?: number;
+  waitFor?: WaitCondition;
+  noHeaders: boolean;
+  showManagedFields: boolean;
+  chunkSize: number;
+}
+
+const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
+
+function readOptions(args: ParsedArgs, mode: 'watch' | 'get'): Options {
+  const f = args.flags;
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const output = str(f.output);
+  const format = (output ?? 'table') as WatchFormat;
+  if (!WATCH_FORMATS.includes(format) || output === 'table') {
+    throw new UsageError(`unable to match a printer suitable for the output format "${output}" with a watch, allowed formats are: json,jsonl,name,wide,yaml`);
+  }
+  const waitFor = str(f.for) !== undefined ? parseWaitFor(str(f.for)!) : undefined;
+  if (waitFor && (format === 'table' || format === 'wide') && output !== undefined) {
+    throw new UsageError('--for prints objects: -o must be one of name, json, yaml, jsonl');
+  }
+  const maxEvents = typeof f['max-events'] === 'number' ? f['max-events'] : undefined;
+  if (maxEvents !== undefined && (maxEvents < 1 || !Number.isInteger(maxEvents))) throw new UsageError(`--max-events must be a positive integer (got ${maxEvents})`);
+  const timeout = str(f.timeout);
+  const timeoutMs = timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
+  const chunk = typeof f['chunk-size'] === 'number' ? f['chunk-size'] : 500;
+  return {
+    format: waitFor && output === undefined ? 'name' : format,
+    explicitFormat: output !== undefined,
+    events: mode === 'watch' || f['output-watch-events'] === true,
+    initialEvents: f['watch-only'] !== true,
+    allNamespaces: f['all-namespaces'] === true,
+    labelSelector: str(f.selector),
+    fieldSelector: str(f['field-selector']),
+    resourceVersion: str(f['resource-version']),
+    timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
+    maxEvents,
+    waitFor,
+    noHeaders: f['no-headers'] === true,
+    showManagedFields: f['show-managed-fields'] === true,
+    chunkSize: chunk > 0 ? chunk : 0,
+  };
+}
+
+/** One watcher's bookkeeping. */
+interface Source {
+  watcher: Watcher<Unstructured> | Watcher<Table>;
+  gk: GroupKind;
+  /** `crontabs.stable.example.com/ct1` or `crontabs.stable.example.com` (for messages). */
+  label: string;
+  name?: string;
+  synced: boolean;
+  /** Table formats: the initial list, printed as one block once it is complete. */
+  initial: PrintedEvent[];
+}
+
+export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' | 'get' = 'watch'): Promise<number> {
+  const opts = readOptions(args, mode);
+  const parsed = parseGetArgs(args.args);
+  const names = parsed.form === 'types' ? parsed.names : parsed.tuples;
+  if (opts.labelSelector && names.length > 0) throw new UsageError('name cannot be provided when a selector is specified');
+  if (opts.allNamespaces && names.length > 0) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
+  if (mode === 'get' && args.flags['output-watch-events'] === true && args.flags.watch !== true && args.flags['watch-only'] !== true) {
+    throw new UsageError('--output-watch-events requires --watch or --watch-only');
+  }
+
+  await ctx.preconnect();
+  const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
+  const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper), opts.allNamespaces ? undefined : ctx.namespace()]);
+
+  const ac = new AbortController();
+  let stopReason: 'timeout' | 'SIGINT' | 'SIGTERM' | 'done' | undefined;
+  const stop = (why: NonNullable<typeof stopReason>) => {
+    stopReason ??= why;
+    ac.abort();
+  };
+  const unlisten = io.onSignal?.((sig) => stop(sig));
+  if (opts.timeoutMs !== undefined) ctx.clock.sleep(opts.timeoutMs, ac.signal).then(() => stop('timeout'), () => undefined);
+
+  const table = (opts.format === 'table' || opts.format === 'wide') && !opts.waitFor;
+  const sources: Source[] = [];
+  for (const req of plan.requests) {
+    let handle = client.resource(req.mapping.gvr, { namespaced: req.mapping.namespaced });
+    if (req.mapping.namespaced && namespace) handle = handle.namespace(namespace);
+    const gk = { group: req.mapping.gvk.group, kind: req.mapping.gvk.kind };
+    const resourceLabel = req.mapping.gvr.group ? `${req.mapping.gvr.resource}.${req.mapping.gvr.group}` : req.mapping.gvr.resource;
+    for (const name of req.names.length > 0 ? req.names : [undefined]) {
+      const watcher = new Watcher<Unstructured | Table>(handle, {
+        name,
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        resourceVersion: opts.resourceVersion,
+        initialEvents: opts.initialEvents,
+        bookmarks: true,
+        table,
+        pageSize: opts.chunkSize,
+        signal: ac.signal,
+        clock: ctx.clock,
+        logger: ctx.logger,
+        onRetry: (r) => {
+          if (r.failures > 1 || ctx.logger.enabled(1)) io.stderr.write(`Warning: watch of ${resourceLabel}: ${errorLine(r.error)}; retrying in ${(r.delayMs / 1000).toFixed(1)}s\n`);
+        },
+      }) as Watcher<Unstructured> | Watcher<Table>;
+      sources.push({ watcher, gk, label: name !== undefined ? `${resourceLabel}/${name}` : resourceLabel, name, synced: opts.resourceVersion !== undefined, initial: [] });
+    }
+  }
+
+  const printer = new WatchPrinter({
+    format: opts.format,
+    events: opts.events,
+    withNamespace: opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced),
+    noHeaders: opts.noHeaders,
+    withKind: new Set(sources.map((s) => `${s.gk.kind}.${s.gk.group}`)).size > 1,
+    keepManagedFields: opts.showManagedFields || (mode === 'get' && opts.events && (opts.format === 'json' || opts.format === 'yaml')),
+  });
+  const out = new OutputBuffer(io);
+  const printEvents = !opts.waitFor || opts.explicitFormat;
+  let printed = 0;
+  let failure: unknown;
+
+  const emit = (events: PrintedEvent[]) => {
+    if (!printEvents || events.length === 0) return;
+    out.write(table ? printer.printBlock(events) : events.map((e) => printer.print(e)).join(''));
+  };
+  const satisfied = (): boolean => {
+    if (!opts.waitFor || !sources.every((s) => s.synced)) return false;
+    return sources.every((s) => allSatisfy(opts.waitFor!, [...(s.watcher as Watcher<Unstructured>).objects()]));
+  };
+
+  try {
+    if (satisfied()) stop('done');
+    for await (const { source, value: ev } of mergeIterables<WatchEvent<Unstructured | Table>>(sources.map((s) => s.watcher as AsyncIterable<WatchEvent<Unstructured | Table>>))) {
+      const s = sources[source]!;
+      if (ev.type === 'BOOKMARK') {
+        if (!s.synced && (ev.object.metadata as Unstructured['metadata'])?.annotations?.[INITIAL_EVENTS_END] === 'true') {
+          s.synced = true;
+          emit(s.initial.splice(0));
+        }
+      } else {
+        const e: PrintedEvent = { type: ev.type, object: ev.object, gk: s.gk };
+        if (table && !s.synced) s.initial.push(e);
+        else emit([e]);
+        printed++;
+        if (opts.maxEvents !== undefined && printed >= opts.maxEvents) stop('done');
+      }
+      if (satisfied()) stop('done');
+      if (ac.signal.aborted) break;
+    }
+  } catch (e) {
+    failure = e;
+  } finally {
+    ac.abort();
+    unlisten?.();
+  }
+  for (const s of sources) emit(s.initial.splice(0));
+
+  let code = 0;
+  if (opts.waitFor) {
+    if (stopReason === 'done') out.write(metLines(opts.waitFor, sources));
+    else if (stopReason === 'timeout' && failure === undefined) {
+      out.write(lastStateLines(opts.waitFor, sources));
+      out.flush();
+      for (const s of sources) io.stderr.write(`error: timed out waiting for the condition on ${s.label}\n`);
+      code = 1;
+    }
+  }
+  out.flush();
+  if (failure !== undefined) throw failure;
+  if (stopReason === 'SIGINT' || stopReason === 'SIGTERM') return EXIT_FOR_SIGNAL[stopReason];
+  return code;
+}
+
+/** kubectl wait's success lines: `kind/name condition met`. */
+function metLines(cond: WaitCondition, sources: Source[]): string {
+  let text = '';
+  for (const s of sources) {
+    if (cond.kind === 'delete') {
+      if (s.name !== undefined) text += `${s.label} condition met\n`;
+      continue;
+    }
+    for (const o of (s.watcher as Watcher<Unstructured>).objects()) text += `${objectName(o, s.gk)} condition met\n`;
+  }
+  return text;
+}
+
+/** At a timeout: each object that does not satisfy the condition, with what it shows instead. */
+function lastStateLines(cond: WaitCondition, sources: Source[]): string {
+  let text = '';
+  for (const s of sources) {
+    const objs = [...(s.watcher as Watcher<Unstructured>).objects()];
+    if (objs.length === 0 && cond.kind !== 'delete') text += `${s.label}: not found\n`;
+    for (const o of objs) if (!satisfies(cond, o)) text += `${objectName(o, s.gk)}: ${observed(cond, o)}\n`;
+  }
+  return text;
+}
+
+function errorLine(e: unknown): string {
+  return e instanceof Error ? e.message.split('\n')[0]! : String(e);
+}
+
+/**
+ * Output in batches: events that arrive together (one network chunk) are written with one write;
+ * a write happens at the latest on the next turn of the event loop, or at 64 KiB.
+ */
+class OutputBuffer {
+  private pending = '';
+  private scheduled = false;
+
+  constructor(private readonly io: IO) {}
+
+  write(text: string): void {
+    if (!text) return;
+    this.pending += text;
+    if (this.pending.length >= 65536) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  flush(): void {
+    if (!this.pending) return;
+    const text = this.pending;
+    this.pending = '';
+    this.io.stdout.write(text);
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * `kdyn watch --for`: what the watched objects must satisfy (kubectl wait's `--for` forms), checked
+ * on every event. Pure: parsing, evaluation, and the text of the last state at a timeout.
+ * - `delete`: no selected object is left;
+ * - `create`: at least one exists;
+ * - `condition=NAME[=VALUE]`: `.status.conditions[type=NAME].status` is VALUE (default True;
+ *   type and value compared case-insensitively, as kubectl);
+ * - `jsonpath={EXPR}[=VALUE]`: the expression yields VALUE (as kubectl formats it), or anything
+ *   when no value is given.
+ */
+import { UsageError } from '../core/errors.js';
+import type { Unstructured } from '../core/unstructured.js';
+import { evaluatePath, formatGoValue } from '../printers/jsonpath.js';
+
+export type WaitCondition =
+  | { kind: 'delete' }
+  | { kind: 'create' }
+  | { kind: 'condition'; type: string; status: string }
+  | { kind: 'jsonpath'; expr: string; value?: string };
+
+export function parseWaitFor(spec: string): WaitCondition {
+  const s = spec.trim();
+  if (s.toLowerCase() === 'delete') return { kind: 'delete' };
+  if (s.toLowerCase() === 'create') return { kind: 'create' };
+  const lower = s.toLowerCase();
+  if (lower.startsWith('condition=')) {
+    const rest = s.slice('condition='.length);
+    const eq = rest.indexOf('=');
+    const type = eq < 0 ? rest : rest.slice(0, eq);
+    const status = eq < 0 ? 'True' : rest.slice(eq + 1);
+    if (!type || !status) throw new UsageError(`--for: condition needs a name: condition=NAME[=VALUE] (got ${JSON.stringify(spec)})`);
+    return { kind: 'condition', type, status };
+  }
+  if (lower.startsWith('jsonpath=')) {
+    const rest = s.slice('jsonpath='.length);
+    let expr = rest;
+    let value: string | undefined;
+    if (rest.startsWith('{')) {
+      const close = rest.lastIndexOf('}');
+      if (close < 0) throw new UsageError(`--for: unclosed JSONPath expression in ${JSON.stringify(spec)}`);
+      expr = rest.slice(0, close + 1);
+      const after = rest.slice(close + 1);
+      if (after !== '') {
+        if (!after.startsWith('=')) throw new UsageError(`--for: expected "=VALUE" after ${expr} in ${JSON.stringify(spec)}`);
+        value = after.slice(1);
+      }
+    } else {
+      const eq = rest.indexOf('=');
+      if (eq >= 0) {
+        expr = rest.slice(0, eq);
+        value = rest.slice(eq + 1);
+      }
+    }
+    if (expr === '' || expr === '{}') throw new UsageError(`--for: jsonpath needs an expression: jsonpath={.status.phase}=Running (got ${JSON.stringify(spec)})`);
+    try {
+      evaluatePath(expr, {});
+    } catch (e) {
+      throw new UsageError(`--for: invalid JSONPath ${JSON.stringify(expr)}: ${(e as Error).message}`);
+    }
+    return { kind: 'jsonpath', expr, value };
+  }
+  throw new UsageError(`--for: unrecognized condition ${JSON.stringify(spec)}: use delete, create, condition=NAME[=VALUE] or jsonpath={EXPR}[=VALUE]`);
+}
+
+/** Whether the selected objects (the watch's current view) satisfy the condition. */
+export function allSatisfy(cond: WaitCondition, objects: readonly Unstructured[]): boolean {
+  if (cond.kind === 'delete') return objects.length === 0;
+  if (objects.length === 0) return false;
+  return cond.kind === 'create' || objects.every((o) => satisfies(cond, o));
+}
+
+export function satisfies(cond: WaitCondition, obj: Unstructured): boolean {
+  switch (cond.kind) {
+    case 'delete':
+      return false;
+    case 'create':
+      return true;
+    case 'condition': {
+      const c = findCondition(obj, cond.type);
+      return c !== undefined && String(c.status ?? '').toLowerCase() === cond.status.toLowerCase();
+    }
+    case 'jsonpath': {
+      const found = evaluatePath(cond.expr, obj);
+      if (cond.value === undefined) return found.length > 0;
+      return found.length === 1 && isScalar(found[0]) && formatGoValue(found[0]) === cond.value;
+    }
+  }
+}
+
+/** What an object shows for the condition, for the line printed at a timeout. */
+export function observed(cond: WaitCondition, obj: Unstructured): string {
+  switch (cond.kind) {
+    case 'delete':
+      return `still exists (resourceVersion ${obj.metadata?.resourceVersion ?? '?'})`;
+    case 'create':
+      return 'exists';
+    case 'condition': {
+      const c = findCondition(obj, cond.type);
+      return c ? `condition ${cond.type}=${String(c.status)}${c.reason ? ` (${String(c.reason)})` : ''}` : `no condition ${cond.type}`;
+    }
+    case 'jsonpath': {
+      const found = evaluatePath(cond.expr, obj);
+      if (found.length === 0) return `${cond.expr} not found`;
+      return `${cond.expr}=${found.map((v) => formatGoValue(v)).join(' ')}`;
+    }
+  }
+}
+
+function findCondition(obj: Unstructured, type: string): Record<string, unknown> | undefined {
+  const conditions = (obj.status as { conditions?: unknown } | undefined)?.conditions;
+  if (!Array.isArray(conditions)) return undefined;
+  const want = type.toLowerCase();
+  return conditions.find((c): c is Record<string, unknown> => !!c && typeof c === 'object' && String((c as { type?: unknown }).type ?? '').toLowerCase() === want);
+}
+
+function isScalar(v: unknown): boolean {
+  return v === null || typeof v !== 'object';
+}

@@ -1,0 +1,130 @@
+/**
+ * Watch events as text, as `kubectl get -w` prints them (observed on kubectl v1.32), one call per
+ * event so output streams:
+ * - table / wide: the server's one-row Tables; the header once per column set; kubectl's tabwriter
+ *   with remembered widths (a later row is at least as wide as the columns above it); with events,
+ *   an EVENT column first (`ADDED   `, `MODIFIED`, `DELETED `: kubectl pads them to 8);
+ * - name: `kind[.group]/name` (kubectl prints no event type there either);
+ * - json: each object pretty-printed as `-o json`; with events, `{"type":...,"object":...}` compact,
+ *   one per line (kubectl keeps managedFields there: so does `get -w --output-watch-events`);
+ * - yaml: documents separated by `---`; with events, `object:` and `type:` keys;
+ * - jsonl (kdyn): `{"type":...,"object":...}` per line, always.
+ */
+import type { Table, TableColumnDefinition } from '../core/table.js';
+import type { Unstructured } from '../core/unstructured.js';
+import { formatColumns, type RememberedWidths } from './columns.js';
+import { objectName, type GroupKind } from './name.js';
+import { TABWRITER_MIN_WIDTH, TableAccumulator } from './table.js';
+import { goJSON, toJSON } from './json.js';
+import { toYAML } from './yaml.js';
+
+export type WatchFormat = 'table' | 'wide' | 'name' | 'json' | 'yaml' | 'jsonl';
+export const WATCH_FORMATS: readonly WatchFormat[] = ['table', 'wide', 'name', 'json', 'yaml', 'jsonl'];
+
+export interface WatchPrinterOptions {
+  format: WatchFormat;
+  /** `--output-watch-events` (kdyn watch: always): the event type with each object. */
+  events: boolean;
+  /** -A: a NAMESPACE column (tables). */
+  withNamespace?: boolean;
+  noHeaders?: boolean;
+  /** Several kinds: names as `kind/name` in tables. */
+  withKind?: boolean;
+  /** Keep metadata.managedFields in json/yaml/jsonl (kubectl keeps them in event form only). */
+  keepManagedFields?: boolean;
+}
+
+export interface PrintedEvent {
+  type: string;
+  /** The object, or a one-row Table for table formats. */
+  object: Unstructured | Table;
+  gk: GroupKind;
+}
+
+const EVENT_CELLS: Record<string, string> = { ADDED: 'ADDED   ', MODIFIED: 'MODIFIED', DELETED: 'DELETED ', ERROR: 'ERROR   ' };
+
+export class WatchPrinter {
+  private readonly widths: RememberedWidths = [];
+  private readonly columnsByKind = new Map<string, TableColumnDefinition[]>();
+  private headerFor: string | undefined;
+  private count = 0;
+
+  constructor(private readonly o: WatchPrinterOptions) {}
+
+  /** The text for one event ('' for nothing). */
+  print(ev: PrintedEvent): string {
+    const o = this.o;
+    switch (o.format) {
+      case 'table':
+      case 'wide':
+        return this.row(ev);
+      case 'name':
+        return objectName(ev.object as Unstructured, ev.gk) + '\n';
+      case 'jsonl':
+        return JSON.stringify({ type: ev.type, object: this.strip(ev.object as Unstructured, false) }) + '\n';
+      case 'json':
+        // A WatchEvent is a Go struct: `type` first, then `object` (whose map keys are sorted).
+        return o.events ? `{"type":${goJSON(ev.type)},"object":${goJSON(this.strip(ev.object as Unstructured, true))}}\n` : toJSON(this.strip(ev.object as Unstructured, false));
+      case 'yaml': {
+        const doc = o.events ? toYAML({ object: this.strip(ev.object as Unstructured, true), type: ev.type }) : toYAML(this.strip(ev.object as Unstructured, false));
+        return this.count++ === 0 ? doc : '---\n' + doc;
+      }
+    }
+  }
+
+  /** kubectl drops managedFields from objects it prints, but not inside a WatchEvent. */
+  private strip(obj: Unstructured, inEvent: boolean): Unstructured {
+    if (this.o.keepManagedFields || inEvent || obj.metadata?.managedFields === undefined) return obj;
+    const { managedFields: _drop, ...metadata } = obj.metadata;
+    return { ...obj, metadata };
+  }
+
+  /**
+   * Table formats: several events as one tabwriter block (kubectl prints a whole list in one flush),
+   * split where the kind changes.
+   */
+  printBlock(events: readonly PrintedEvent[]): string {
+    if (this.o.format !== 'table' && this.o.format !== 'wide') return events.map((e) => this.print(e)).join('');
+    let out = '';
+    for (let i = 0; i < events.length; ) {
+      let j = i + 1;
+      while (j < events.length && sameKind(events[j]!.gk, events[i]!.gk)) j++;
+      out += this.rows(events.slice(i, j));
+      i = j;
+    }
+    return out;
+  }
+
+  private row(ev: PrintedEvent): string {
+    return this.rows([ev]);
+  }
+
+  /** Events of one kind as one block. */
+  private rows(evs: readonly PrintedEvent[]): string {
+    const o = this.o;
+    const gk = evs[0]!.gk;
+    const kindKey = `${gk.kind}.${gk.group}`;
+    if (this.headerFor !== undefined && this.headerFor !== kindKey) this.widths.length = 0; // a new kind: a new header and layout
+    const acc = new TableAccumulator({ wide: o.format === 'wide', noHeaders: o.noHeaders || this.headerFor === kindKey, withNamespace: o.withNamespace });
+    for (const ev of evs) {
+      const t = ev.object as Table;
+      // The server sends the columns with the first event of a stream only; keep them per kind.
+      let columns = t.columnDefinitions && t.columnDefinitions.length > 0 ? t.columnDefinitions : undefined;
+      if (columns) this.columnsByKind.set(kindKey, columns);
+      else columns = this.columnsByKind.get(kindKey) ?? [];
+      acc.add({ ...t, columnDefinitions: columns });
+    }
+    const headerLines = acc.lineCount - evs.length;
+    this.headerFor = kindKey;
+    const prefix = o.withKind ? (gk.group ? `${gk.kind}.${gk.group}` : gk.kind).toLowerCase() : undefined;
+    const rows = acc.cells(prefix);
+    if (o.events) {
+      for (let i = 0; i < rows.length; i++) rows[i]!.unshift(i < headerLines ? 'EVENT' : EVENT_CELLS[evs[i - headerLines]!.type] ?? evs[i - headerLines]!.type);
+    }
+    return formatColumns(rows, { minWidth: TABWRITER_MIN_WIDTH, remembered: this.widths });
+  }
+}
+
+function sameKind(a: GroupKind, b: GroupKind): boolean {
+  return a.kind === b.kind && a.group === b.group;
+}
