@@ -185,7 +185,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'watch',
     usage: 'watch [(-o|--output=)wide|name|json|yaml|jsonl] (TYPE[,TYPE...] [NAME] | TYPE/NAME ...) [--for CONDITION] [flags]',
-    summary: 'Watch resources for changes, resuming after every disconnect; or wait for a condition',
+    summary: 'Watch resources for changes, or wait for a condition',
     description:
       'List the objects, then print every change as it happens: the server\'s table with an EVENT column (as kubectl get -w --output-watch-events), or the objects. Unlike kubectl get -w, the watch resumes from the last resourceVersion when the server ends the stream, relists after 410 Expired printing only what changed meanwhile, and can watch several types at once. With --for it exits 0 as soon as every selected object satisfies the condition (waiting for objects that do not exist yet) and 1 at --timeout, with the last state. SIGINT/SIGTERM end it cleanly (exit 130/143).',
     flags: [
