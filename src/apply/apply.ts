@@ -198,19 +198,26 @@ class ApplyRun {
   /** Live objects read ahead by a LIST (null: absent), by input index. */
   #current = new Map<number, Unstructured | null>();
 
-  /** Reads ahead the live objects of collections holding many of the stage's objects. */
+  /**
+   * Reads ahead the live objects of collections holding many of the stage's objects. Instances of a
+   * CRD this run created need no read: they cannot have existed before it.
+   */
   async #prefetch(indexes: readonly number[], resolved: Resolved[]): Promise<void> {
+    const created = new Set(this.#results.flatMap((r) => (r?.status === 'created' && !r.dryRun && stageOf(r.manifest.object) === 'crds' ? [String(r.sent!.metadata!.name)] : [])));
     const seen = new Set<string>();
     const pending: Pending[] = [];
+    const absent: number[] = [];
     for (const i of indexes) {
       const t = resolved[i] as Target;
       const key = objectKey(t.object, t.namespace);
       if (seen.has(key)) continue; // a repeated object must see its predecessor's result: GET it
       seen.add(key);
       const { group, version, resource } = t.mapping!.gvr;
-      pending.push({ index: i, collection: `${group}/${version}/${resource}/${t.namespace ?? ''}`, handle: () => this.#handle(t.mapping!, t.namespace), name: String(t.object.metadata!.name) });
+      if (created.has(`${resource}.${group}`)) absent.push(i);
+      else pending.push({ index: i, collection: `${group}/${version}/${resource}/${t.namespace ?? ''}`, handle: () => this.#handle(t.mapping!, t.namespace), name: String(t.object.metadata!.name) });
     }
     this.#current = await prefetchCurrent(pending, this.opts.concurrency ?? DEFAULT_CONCURRENCY, () => this.#stopped);
+    for (const i of absent) this.#current.set(i, null);
   }
 
   /** A kind only the input's own CRD declares, still not served when its turn came. */

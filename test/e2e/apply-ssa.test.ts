@@ -50,6 +50,8 @@ test('a CRD and its instances in one file: one call creates them all, the second
   const firstGadget = log.findIndex((l) => l.startsWith('PATCH /apis/gadgets.kdyn.dev/v1/namespaces/demo/gadgets/'));
   assert.ok(crdPatch >= 0 && firstGadget > crdPatch, log.join('\n'));
   assert.ok(log.slice(crdPatch, firstGadget).includes('GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions (watch)'), log.join('\n'));
+  // Instances of a CRD this run created cannot have existed: no read before their PATCH.
+  assert.ok(!log.some((l) => l.startsWith('GET /apis/gadgets.kdyn.dev/')), log.join('\n'));
 
   server.clearLog();
   const again = await kdyn(['apply', '-f', p, '-n', 'demo']);
