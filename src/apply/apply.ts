@@ -135,11 +135,11 @@ class ApplyRun {
     const resolved = await resolveAll(this.manifests, this.#kinds, this.#declared, namespaceRule(this.opts));
 
     for (const { stage, indexes } of planStages(this.manifests.map((m) => m.object))) {
+      if (stage === 'resources' && !this.#stopped) await this.#remapAfterCrds(indexes, resolved);
       if (this.#stopped) {
         for (const i of indexes) this.#finish(i, { status: 'skipped' });
         continue;
       }
-      if (stage === 'resources') await this.#remapAfterCrds(indexes, resolved);
       const ready: number[] = [];
       for (const i of indexes) {
         const r = resolved[i]!;
