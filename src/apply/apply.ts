@@ -22,7 +22,7 @@ import { NoKindMatchError } from '../restmapper/errors.js';
 import { parseGroupVersion } from '../core/gvk.js';
 import { OrderedEmitter, runBounded } from './bounded.js';
 import { assertComplete, type Manifest } from './manifests.js';
-import { declaredKinds, objectKey, planStages, stageOf, type DeclaredKind, type NamespaceRule } from './plan.js';
+import { declaredKinds, kindKey, objectKey, planStages, stageOf, type DeclaredKind, type NamespaceRule } from './plan.js';
 import { KindCache, mappingError, resolveAll, type Resolved, type Target } from './resolve.js';
 import { waitReady } from './wait.js';
 import { getCurrent, prefetchCurrent, type Pending } from './current.js';
@@ -171,14 +171,22 @@ class ApplyRun {
   }
 
   /**
-   * Objects whose kind did not map before the CRD stage: wait until the input's CRDs are
-   * Established, refresh discovery once, and map them again. Nothing to do when all mapped or in a
-   * dry run (dry-run CRDs are not created, so their kinds cannot be served).
+   * Before the objects whose kinds the input's own CRDs declare (or that did not map): wait until
+   * those CRDs are Established (a CRD applied a moment ago may not serve yet, even where a stale
+   * discovery cache already maps its kind); then, if some objects did not map, refresh discovery
+   * once and map them again. Nothing to do in a dry run (dry-run CRDs are not created).
    */
   async #remapAfterCrds(indexes: readonly number[], resolved: Resolved[]): Promise<void> {
-    const unmapped = indexes.filter((i) => { const r = resolved[i]!; return 'error' in r || !r.mapping; });
+    const unmapped = indexes.filter((i) => {
+      const r = resolved[i]!;
+      return 'error' in r || !r.mapping;
+    });
     const crds = this.#results.filter((r): r is ApplyResult => r !== undefined && stageOf(r.manifest.object) === 'crds' && r.status !== 'failed' && r.status !== 'skipped');
-    if (unmapped.length === 0 || crds.length === 0 || this.#dryRun) return;
+    const usesDeclared = indexes.some((i) => {
+      const o = this.manifests[i]!.object;
+      return this.#declared.has(kindKey(parseGroupVersion(String(o.apiVersion)).group, String(o.kind)));
+    });
+    if ((unmapped.length === 0 && !usesDeclared) || crds.length === 0 || this.#dryRun) return;
     const outcomes = await waitReady(
       crds.map((r) => ({ handle: this.#handle(r.mapping!, undefined), name: String(r.sent!.metadata!.name), last: r.object })),
       { clock: this.#clock, timeoutMs: this.opts.establishTimeoutMs ?? DEFAULT_ESTABLISH_TIMEOUT_MS, signal: this.opts.signal },
@@ -187,7 +195,7 @@ class ApplyRun {
       const o = outcomes[k]!;
       return o.state === 'ready' ? [] : [[String(r.sent!.metadata!.name), o.message] as [string, string]];
     }));
-    if (this.#stopped) return;
+    if (this.#stopped || unmapped.length === 0) return;
     this.#kinds.reset();
     await this.deps.mapper.refresh();
     const again = await resolveAll(this.manifests, this.#kinds, this.#declared, namespaceRule(this.opts), unmapped);

@@ -12,6 +12,7 @@ import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
 import { hasKubectl, runCommand } from '../support/cli.js';
 import { configMap as cm, kdynIn, manifestFile } from './apply-helpers.js';
+import { connect } from '../../src/dynamic/connect.js';
 
 let env: ServerEnv;
 let server: LocalApiServer;
@@ -222,4 +223,21 @@ test('SIGINT during --wait: the wait ends at once, the summary says interrupted,
   assert.match(r.err, /^error: deployment\.apps\/waits is not ready \(interrupted\): Waiting for deployment/m);
   assert.match(r.err, /^interrupted: 1 object: 1 succeeded, 0 failed; 0 ready\n$/m);
   assert.equal(process.listenerCount('SIGINT'), 0);
+});
+
+test('a CRD deleted and applied again while the discovery cache still maps its kind: its instances wait for it', async () => {
+  const crd = simpleCrd({ group: 'again.kdyn.dev', plural: 'phoenixes', kind: 'Phoenix' });
+  const p = file('again.yaml', [crd, { apiVersion: 'again.kdyn.dev/v1', kind: 'Phoenix', metadata: { name: 'fawkes' } }]);
+  assert.equal((await kdyn(['apply', '-f', p, '-n', 'demo'])).code, 0);
+  const k = await connect({ kubeconfig: env.kubeconfig, env: { HOME: dir } });
+  try {
+    await k.client.resource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' }, { namespaced: false }).delete('phoenixes.again.kdyn.dev');
+  } finally {
+    k.close();
+  }
+  assert.equal(stored('phoenixes', 'demo', 'fawkes', 'again.kdyn.dev'), undefined);
+  // kdyn's cache (10-minute TTL) still maps Phoenix; the new CRD is established 150 ms after its apply.
+  const r = await kdyn(['apply', '-f', p, '-n', 'demo']);
+  assert.equal(r.code, 0, r.err);
+  assert.ok(stored('phoenixes', 'demo', 'fawkes', 'again.kdyn.dev'));
 });
