@@ -8,8 +8,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import { USER_AGENT } from '../core/version.js';
-import type { ClientCertificate, RestConfig } from '../kubeconfig/types.js';
-import { createDialer } from './dial.js';
+import type { ClientCertificate, CredentialProvider, RestConfig } from '../kubeconfig/types.js';
+import { noCredentials } from '../kubeconfig/credentials.js';
+import { createDialer, type DialTimeouts } from './dial.js';
 import { ConnectionPool } from './pool.js';
 import { statusText } from './status-text.js';
 import { exchange as wireExchange, truncated, type WireResponse } from './wire.js';
@@ -28,6 +29,8 @@ export interface TransportOptions {
   retry?: Partial<RetryPolicy>;
   /** Jitter source (tests pass a constant). */
   random?: () => number;
+  /** Connect, TLS handshake and proxy CONNECT bounds (client-go's defaults unless given). */
+  timeouts?: Partial<DialTimeouts>;
 }
 
 /** RequestOptions plus a flag to allow retries for a non-GET request that is safe to repeat. */
@@ -55,24 +58,35 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
   const proxy: ProxyChoice | undefined = selectProxy(server, config.proxyUrl, opts.env);
   if (proxy) logger.info(6, `Using proxy ${proxyDisplay(proxy.url)} (${proxy.source}) for ${serverUrl.host}`, 'transport.go:1');
 
+  // As clientcmd: user credentials (and impersonation) apply only to TLS transports. Over plain
+  // http nothing is asked of the provider: no token read, no exec plugin run, no client certificate.
+  const tlsTransport = serverUrl.protocol === 'https:';
+  if (!tlsTransport && (config.credentials.kind !== 'none' || config.tls.certData || config.impersonate)) {
+    logger.info(6, `Not sending credentials to ${serverUrl.protocol}//${serverUrl.host}: user credentials (${credentialKinds(config).join(', ')}) are used only over https`, 'client_config.go:1');
+  }
+  const credentials: CredentialProvider = tlsTransport ? config.credentials : noCredentials;
+  const impersonate = tlsTransport ? config.impersonate : undefined;
+
   let pool: ConnectionPool | undefined;
   let poolCert: ClientCertificate | undefined;
   const poolFor = (cert: ClientCertificate | undefined): ConnectionPool => {
     if (!pool || cert !== poolCert) {
       pool?.close();
-      pool = new ConnectionPool(createDialer(server, config.tls, proxy, cert));
+      pool = new ConnectionPool(
+        createDialer(server, config.tls, { proxy, cert, timeouts: opts.timeouts, log: (m) => logger.info(6, m, 'transport.go:1') }),
+      );
       poolCert = cert;
     }
     return pool;
   };
   const clientCertificate = async (): Promise<ClientCertificate | undefined> =>
-    config.credentials.getClientCertificate ? await config.credentials.getClientCertificate() : undefined;
+    credentials.getClientCertificate ? await credentials.getClientCertificate() : undefined;
 
   const buildHeaders = async (o: RequestOptions, target: URL): Promise<Headers> => {
     const h: Headers = { Host: target.host, Accept: 'application/json, */*', ...o.headers, 'User-Agent': USER_AGENT };
-    const auth = await config.credentials.getAuthorization();
+    const auth = await credentials.getAuthorization();
     if (auth) h.Authorization = auth;
-    const imp = config.impersonate;
+    const imp = impersonate;
     if (imp) {
       if (imp.user) h['Impersonate-User'] = imp.user;
       if (imp.uid) h['Impersonate-Uid'] = imp.uid;
@@ -183,7 +197,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
       }
       logResponse(method, sent);
       const status = sent.res.statusCode;
-      if (status === 401 && !refreshed && (await config.credentials.refreshAfterUnauthorized())) {
+      if (status === 401 && !refreshed && (await credentials.refreshAfterUnauthorized())) {
         refreshed = true;
         discard(sent);
         attempt--;
@@ -248,13 +262,22 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
     },
     preconnect() {
       // Only when the credentials need no work first (a client certificate from an exec plugin does).
-      if (!config.credentials.getClientCertificate) poolFor(undefined).preconnect();
+      if (!credentials.getClientCertificate) poolFor(undefined).preconnect();
     },
     close() {
       pool?.close();
       pool = undefined;
     },
   };
+}
+
+/** What a config would send as credentials, for the -v=6 note (kinds only, never values). */
+function credentialKinds(config: RestConfig): string[] {
+  const kinds: string[] = [];
+  if (config.credentials.kind !== 'none') kinds.push(config.credentials.kind);
+  if (config.tls.certData) kinds.push('client certificate');
+  if (config.impersonate) kinds.push('impersonation');
+  return kinds;
 }
 
 function readBody(res: WireResponse): Promise<Buffer> {

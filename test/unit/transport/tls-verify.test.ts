@@ -6,67 +6,18 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPair, randomBytes, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
-import forge from 'node-forge';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log.js';
 import { tokenProvider } from '../../../src/kubeconfig/credentials.js';
 import type { RestConfig } from '../../../src/kubeconfig/types.js';
 import { createTransport } from '../../../src/transport/http.js';
 import { createDialer } from '../../../src/transport/dial.js';
-import { parseCaBundle, verifyServerChain } from '../../../src/transport/tls-verify.js';
-
-const keyPair = promisify(generateKeyPair);
-const DAY = 24 * 60 * 60 * 1000;
-
-interface Issued {
-  cert: forge.pki.Certificate;
-  pem: string;
-  key: forge.pki.rsa.PrivateKey;
-  keyPem: string;
-}
-
-interface CertSpec {
-  cn: string;
-  issuer?: Issued; // undefined: self-signed
-  ca?: boolean;
-  /** IPs and DNS names; undefined: no SAN extension at all */
-  san?: string[];
-  eku?: 'serverAuth' | 'clientAuth' | 'none';
-  notBefore?: number;
-  notAfter?: number;
-}
-
-const keys: Array<{ privateKey: string; publicKey: string }> = [];
-let nextKey = 0;
-
-function issue(spec: CertSpec): Issued {
-  const k = keys[nextKey++ % keys.length]!;
-  const c = forge.pki.createCertificate();
-  c.publicKey = forge.pki.publicKeyFromPem(k.publicKey);
-  const serial = randomBytes(12);
-  serial[0] = serial[0]! & 0x7f;
-  c.serialNumber = serial.toString('hex');
-  c.validity.notBefore = new Date(spec.notBefore ?? Date.now() - DAY);
-  c.validity.notAfter = new Date(spec.notAfter ?? Date.now() + 30 * DAY);
-  const subject = [{ name: 'commonName', value: spec.cn }];
-  c.setSubject(subject);
-  c.setIssuer(spec.issuer ? spec.issuer.cert.subject.attributes : subject);
-  const ext: object[] = [{ name: 'basicConstraints', cA: spec.ca === true, critical: true }];
-  if (spec.ca) ext.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true });
-  else ext.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true });
-  if (spec.eku === 'serverAuth' || (spec.eku === undefined && !spec.ca)) ext.push({ name: 'extKeyUsage', serverAuth: true });
-  if (spec.eku === 'clientAuth') ext.push({ name: 'extKeyUsage', clientAuth: true });
-  if (spec.san) ext.push({ name: 'subjectAltName', altNames: spec.san.map((h) => (/^[\d.]+$|:/.test(h) ? { type: 7, ip: h } : { type: 2, value: h })) });
-  c.setExtensions(ext);
-  const key = forge.pki.privateKeyFromPem(k.privateKey);
-  c.sign(spec.issuer?.key ?? key, forge.md.sha256.create());
-  return { cert: c, pem: forge.pki.certificateToPem(c).replace(/\r\n/g, '\n'), key, keyPem: k.privateKey };
-}
+import { fastVerify, parseCaBundle } from '../../../src/transport/tls-verify.js';
+import { DAY, issue, loadKeys, type Issued } from './certs.js';
 
 interface TestServer {
   url: string;
@@ -157,9 +108,7 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
   };
 
   before(async () => {
-    for (const k of await Promise.all(Array.from({ length: 6 }, () => keyPair('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } })))) {
-      keys.push(k);
-    }
+    await loadKeys(6);
     root = issue({ cn: 'test-root', ca: true });
     other = issue({ cn: 'other-root', ca: true });
   });
@@ -168,12 +117,12 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
   });
 
   test('a kubeconfig CA selects the JS verification; insecure or no CA keep Node\'s path', () => {
-    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from(root.pem), insecure: false }, undefined).verification, 'js');
-    assert.equal(createDialer('https://127.0.0.1:1', { insecure: true }, undefined).verification, 'none');
-    assert.equal(createDialer('https://127.0.0.1:1', { insecure: false }, undefined).verification, 'node');
+    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from(root.pem), insecure: false }).verification, 'js');
+    assert.equal(createDialer('https://127.0.0.1:1', { insecure: true }).verification, 'none');
+    assert.equal(createDialer('https://127.0.0.1:1', { insecure: false }).verification, 'node');
     // Unparsable CA data: Node's path, which reports it as it always did.
-    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from('not a pem'), insecure: false }, undefined).verification, 'node');
-    assert.equal(createDialer('http://127.0.0.1:1', { insecure: false }, undefined).verification, 'none');
+    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from('not a pem'), insecure: false }).verification, 'openssl');
+    assert.equal(createDialer('http://127.0.0.1:1', { insecure: false }).verification, 'none');
   });
 
   test('valid chain: the request goes through (IP SAN, and a DNS name via tls-server-name)', async () => {
