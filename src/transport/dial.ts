@@ -57,6 +57,8 @@ export interface DialOptions {
   timeouts?: Partial<DialTimeouts>;
   /** -v logging of verification decisions (never given secrets). */
   log?: (message: string) => void;
+  /** Opens a TCP connection (tests stand in a socket that never connects). */
+  connect?: (host: string, port: number) => Socket;
 }
 
 /** Node's ConnectionOptions for a TLS config (also used by the exec plugin's cluster info). */
@@ -83,6 +85,8 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
   const timeouts: DialTimeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
   const proxy = o.proxy;
   const now = o.now ?? Date.now;
+  const open = o.connect ?? ((h: string, p: number) => netConnect({ host: h, port: p }));
+  const tcp = (h: string, p: number, ms: number) => tcpConnect(open(h, p), h, p, ms);
 
   if (!https) {
     if (!proxy) return { verification: 'none', dial: () => tcp(host, port, timeouts.dialMs) };
@@ -210,10 +214,9 @@ function handshake(s: TLSSocket, ms: number, h: { gate?: ClientFlightGate; onHel
   });
 }
 
-/** A TCP connection, failing with Go's `i/o timeout` after `ms`. */
-function tcp(host: string, port: number, ms: number): Promise<Socket> {
+/** Waits for a TCP connection, failing with Go's `i/o timeout` after `ms`. */
+function tcpConnect(s: Socket, host: string, port: number, ms: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const s = netConnect({ host, port });
     const timer = setTimeout(() => {
       s.destroy();
       reject(Object.assign(new Error(`dial tcp ${hostPort(host, port)}: i/o timeout`), { code: 'ETIMEDOUT' }));

@@ -16,7 +16,7 @@
  * OpenSSL would use, so ./errors.ts words them as kubectl does.
  */
 import { X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 export type TlsVerifyError = Error & { code: string; host?: string; reason?: string; cert?: { subjectaltname?: string } };
 
@@ -144,17 +144,70 @@ function ekuAllowsServer(c: X509Certificate): boolean {
   return !eku || eku.length === 0 || eku.includes(SERVER_AUTH) || eku.includes(ANY_EKU);
 }
 
+/** The DNS and IP subjectAltNames of a certificate (IPv6 in Go's compressed form). */
+export function sanNames(c: X509Certificate): { dns: string[]; ips: string[] } {
+  const dns: string[] = [];
+  const ips: string[] = [];
+  // Node lists them as `DNS:a, IP Address:1.2.3.4`, quoting (JSON) any entry with a comma or quote.
+  for (const m of (c.subjectAltName ?? '').matchAll(/(DNS|IP Address):("(?:[^"\\]|\\.)*"|[^,]*)(?:, |$)/g)) {
+    const value = m[2]!.startsWith('"') ? (JSON.parse(m[2]!) as string) : m[2]!;
+    if (m[1] === 'DNS') dns.push(value);
+    else ips.push(isIP(value) === 6 ? new URL(`http://[${value}]`).hostname.slice(1, -1) : value);
+  }
+  return { dns, ips };
+}
+
+/** Go's validHostname: letters, digits, '_' and '-' (not first); in a pattern, '*' only as the whole first label. */
+function validHostname(host: string, pattern: boolean): boolean {
+  const h = pattern ? host : host.replace(/\.$/, '');
+  if (h.length === 0 || h === '*') return false;
+  return h.split('.').every((label, i) => (pattern && i === 0 && label === '*') || /^[a-zA-Z0-9_][a-zA-Z0-9_-]*$/.test(label));
+}
+
+/** Go's matchHostnames: same number of labels, a `*` first label matches any one label. */
+function matchHostnames(pattern: string, host: string): boolean {
+  const p = pattern.split('.');
+  const h = host.replace(/\.$/, '').split('.');
+  if (!pattern || !host || p.length !== h.length) return false;
+  return p.every((part, i) => (i === 0 && part === '*') || part === h[i]);
+}
+
+function sameIp(a: string, b: string): boolean {
+  const fa = isIP(a);
+  if (!fa || fa !== isIP(b)) return false;
+  const list = new BlockList();
+  list.addAddress(a, fa === 4 ? 'ipv4' : 'ipv6');
+  return list.check(b, fa === 4 ? 'ipv4' : 'ipv6');
+}
+
 /**
- * Go's host-name check (crypto/x509 VerifyHostname): an IP literal against the IP SANs, a name
- * against the DNS SANs (whole-label wildcards only), never the CN. Undefined when the name matches.
+ * Go's host-name check (crypto/x509 VerifyHostname, HostnameError): an IP literal against the IP
+ * SANs, a name against the DNS SANs (a `*` stands for one whole first label), never the CN.
+ * Undefined when the name matches; the error's `reason` is Go's text.
  */
 export function checkName(leaf: X509Certificate, serverName: string): TlsVerifyError | undefined {
-  const name = serverName.replace(/^\[|\]$/g, '');
-  const matched = isIP(name) ? leaf.checkIP(name) !== undefined : leaf.checkHost(name, { subject: 'never', partialWildcards: false }) !== undefined;
-  if (matched) return undefined;
-  const san = leaf.subjectAltName;
-  const reason = san ? `Host: ${name}. is not in the cert's altnames: ${san}` : `certificate is not valid for any names, but wanted to match ${name}`;
-  return fail('ERR_TLS_CERT_ALTNAME_INVALID', `Hostname/IP does not match certificate's altnames: ${reason}`, { host: name, reason, cert: { subjectaltname: san } });
+  const name = serverName.replace(/^\[(.*)\]$/, '$1');
+  const { dns, ips } = sanNames(leaf);
+  let valid: string;
+  if (isIP(name)) {
+    if (ips.some((ip) => sameIp(ip, name))) return undefined;
+    if (ips.length === 0) return altnameError(name, `cannot validate certificate for ${name} because it doesn't contain any IP SANs`);
+    valid = ips.join(', ');
+  } else {
+    const host = name.toLowerCase();
+    const validHost = validHostname(host, false);
+    for (const pattern of dns) {
+      const p = pattern.toLowerCase();
+      if (validHost && validHostname(p, true) ? matchHostnames(p, host) : p === host && p !== '' && p !== '.') return undefined;
+    }
+    valid = dns.join(', ');
+  }
+  if (!valid) return altnameError(name, `certificate is not valid for any names, but wanted to match ${name}`);
+  return altnameError(name, `certificate is valid for ${valid}, not ${name}`);
+}
+
+function altnameError(host: string, reason: string): TlsVerifyError {
+  return fail('ERR_TLS_CERT_ALTNAME_INVALID', `Hostname/IP does not match certificate's altnames: ${reason}`, { host, reason });
 }
 
 /**

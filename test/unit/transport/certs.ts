@@ -114,7 +114,7 @@ export function issue(spec: CertSpec): Issued {
   const sha256Rsa = forge.pki.oids.sha256WithRSAEncryption!;
   c.siginfo.algorithmOid = sha256Rsa;
   c.signatureOid = sha256Rsa;
-  const tbs = forge.pki.getTBSCertificate(c);
+  const tbs = (forge.pki as unknown as { getTBSCertificate(c: forge.pki.Certificate): forge.asn1.Asn1 }).getTBSCertificate(c);
   if (spec.badDate) {
     const validity = (tbs.value as forge.asn1.Asn1[])[4]!;
     const notAfter = (validity.value as forge.asn1.Asn1[])[1]!;
