@@ -4,7 +4,6 @@
  * merged_client_builder.go, cli-runtime config_flags.go):
  * flags > context's cluster/user > in-cluster service account > http://localhost:8080.
  */
-import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
@@ -123,39 +122,14 @@ function b64(data: string, what: string, owner: string): Buffer {
   return Buffer.from(clean, 'base64');
 }
 
-/**
- * client-go's rootCertPool check (transport/transport.go): the CA bundle must hold at least one
- * certificate, else kubectl's "unable to load root certificates: ..." naming where the bundle came from.
- */
-function checkCa(pem: Buffer, where: string): Buffer {
-  const blocks = pem.toString('latin1').match(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g);
-  let reason = 'unable to parse bytes as PEM block';
-  if (blocks) {
-    reason = 'no valid certificate authority data seen';
-    for (const b of blocks) {
-      if (!b.startsWith('-----BEGIN CERTIFICATE-----')) continue;
-      try {
-        new X509Certificate(b);
-        return pem;
-      } catch (e) {
-        reason = `failed to parse certificate: ${(e as Error).message}`;
-      }
-    }
-  }
-  throw new ConfigError(`unable to load root certificates: ${reason} (${where})`);
-}
-
 function clusterTls(entry: Entry<KubeconfigCluster> | undefined): TLSConfig {
   const c = entry?.value ?? {};
   const owner = entry ? `cluster "${entry.name}"` : 'the cluster';
   const caDataStr = str(c['certificate-authority-data']);
   const caFile = str(c['certificate-authority']);
   return {
-    caData: caDataStr
-      ? checkCa(b64(caDataStr, 'certificate-authority-data', owner), `certificate-authority-data of ${owner}`)
-      : caFile
-        ? checkCa(readPem(caFile, 'certificate-authority', owner), `certificate-authority ${caFile} of ${owner}`)
-        : undefined,
+    caData: caDataStr ? b64(caDataStr, 'certificate-authority-data', owner) : caFile ? readPem(caFile, 'certificate-authority', owner) : undefined,
+    ...(caDataStr ? { caSource: `certificate-authority-data of ${owner}` } : caFile ? { caSource: `certificate-authority ${caFile} of ${owner}` } : {}),
     insecure: c['insecure-skip-tls-verify'] === true,
     serverName: str(c['tls-server-name']),
   };
@@ -168,7 +142,8 @@ function applyTlsFlags(base: TLSConfig, o: LoadOptions): TLSConfig {
   const caFlag = str(f['certificate-authority']);
   const insecureFlag = f['insecure-skip-tls-verify'] === true;
   if (caFlag || insecureFlag) {
-    tls.caData = caFlag ? checkCa(readPem(resolve(o.cwd, caFlag), 'certificate-authority', '--certificate-authority'), `--certificate-authority ${caFlag}`) : undefined;
+    tls.caData = caFlag ? readPem(resolve(o.cwd, caFlag), 'certificate-authority', '--certificate-authority') : undefined;
+    tls.caSource = caFlag ? `--certificate-authority ${caFlag}` : undefined;
     tls.insecure = insecureFlag;
   }
   const sn = str(f['tls-server-name']);

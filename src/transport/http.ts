@@ -11,6 +11,8 @@ import { USER_AGENT } from '../core/version.js';
 import type { ClientCertificate, CredentialProvider, RestConfig } from '../kubeconfig/types.js';
 import { noCredentials } from '../kubeconfig/credentials.js';
 import { createDialer, type DialTimeouts } from './dial.js';
+import { caBundleProblem } from './tls-verify.js';
+import { ConfigError } from '../core/errors.js';
 import { ConnectionPool } from './pool.js';
 import { statusText } from './status-text.js';
 import { exchange as wireExchange, truncated, type WireResponse } from './wire.js';
@@ -55,17 +57,21 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
   const random = opts.random ?? Math.random;
   const server = config.server.replace(/\/+$/, '');
   const serverUrl = new URL(server);
+  if (config.tls.caData && !config.tls.insecure) {
+    const problem = caBundleProblem(config.tls.caData);
+    if (problem) throw new ConfigError(`unable to load root certificates: ${problem} (${config.tls.caSource ?? 'certificate-authority'})`);
+  }
   const proxy: ProxyChoice | undefined = selectProxy(server, config.proxyUrl, opts.env);
   if (proxy) logger.info(6, `Using proxy ${proxyDisplay(proxy.url)} (${proxy.source}) for ${serverUrl.host}`, 'transport.go:1');
 
-  // As clientcmd: user credentials (and impersonation) apply only to TLS transports. Over plain
-  // http nothing is asked of the provider: no token read, no exec plugin run, no client certificate.
+  // As clientcmd: user credentials apply only to TLS transports. Over plain http nothing is asked
+  // of the provider: no token read, no exec plugin run, no client certificate. (Impersonation
+  // headers are not credentials; kubectl sends them over http too.)
   const tlsTransport = serverUrl.protocol === 'https:';
-  if (!tlsTransport && (config.credentials.kind !== 'none' || config.tls.certData || config.impersonate)) {
+  if (!tlsTransport && (config.credentials.kind !== 'none' || config.tls.certData)) {
     logger.info(6, `Not sending credentials to ${serverUrl.protocol}//${serverUrl.host}: user credentials (${credentialKinds(config).join(', ')}) are used only over https`, 'client_config.go:1');
   }
   const credentials: CredentialProvider = tlsTransport ? config.credentials : noCredentials;
-  const impersonate = tlsTransport ? config.impersonate : undefined;
 
   let pool: ConnectionPool | undefined;
   let poolCert: ClientCertificate | undefined;
@@ -86,7 +92,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
     const h: Headers = { Host: target.host, Accept: 'application/json, */*', ...o.headers, 'User-Agent': USER_AGENT };
     const auth = await credentials.getAuthorization();
     if (auth) h.Authorization = auth;
-    const imp = impersonate;
+    const imp = config.impersonate;
     if (imp) {
       if (imp.user) h['Impersonate-User'] = imp.user;
       if (imp.uid) h['Impersonate-Uid'] = imp.uid;
@@ -276,7 +282,6 @@ function credentialKinds(config: RestConfig): string[] {
   const kinds: string[] = [];
   if (config.credentials.kind !== 'none') kinds.push(config.credentials.kind);
   if (config.tls.certData) kinds.push('client certificate');
-  if (config.impersonate) kinds.push('impersonation');
   return kinds;
 }
 

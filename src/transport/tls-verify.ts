@@ -48,6 +48,26 @@ export function parseCaBundle(pem: Buffer | string): X509Certificate[] | undefin
   }
 }
 
+/**
+ * client-go's rootCertPool check (transport/transport.go): why a CA bundle holds no usable
+ * certificate, in Go's words; undefined when at least one certificate parses.
+ */
+export function caBundleProblem(pem: Buffer): string | undefined {
+  const blocks = pem.toString('latin1').match(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g);
+  if (!blocks) return 'unable to parse bytes as PEM block';
+  let reason = 'no valid certificate authority data seen';
+  for (const b of blocks) {
+    if (!b.startsWith('-----BEGIN CERTIFICATE-----')) continue;
+    try {
+      new X509Certificate(b);
+      return undefined;
+    } catch {
+      reason = 'failed to parse certificate: x509: malformed certificate';
+    }
+  }
+  return reason;
+}
+
 function fail(code: string, message: string, extra: Partial<TlsVerifyError> = {}): TlsVerifyError {
   return Object.assign(new Error(message), { code }, extra);
 }
