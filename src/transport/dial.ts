@@ -151,6 +151,7 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     // Any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
     else Object.assign(opts, { ...(m === 'openssl' ? { ca: tls.caData, allowPartialTrustChain: true } : {}), rejectUnauthorized: true, checkServerIdentity: goName });
     const s = tlsConnect(opts);
+    if (gate) keepRefsInStep(s, socket);
     const judge = (early: boolean): Error | 'openssl' | undefined => (m === 'js' ? judgeJs(s) : early ? judgeOpenSslEarly(s) : undefined);
     return handshake(s, timeouts.tlsHandshakeMs, {
       gate,
@@ -212,6 +213,23 @@ function handshake(s: TLSSocket, ms: number, h: { gate?: ClientFlightGate; onHel
       else finish(r);
     });
   });
+}
+
+/**
+ * A TLS socket over a JS stream (the gate) has no handle of its own to ref or unref: the pool's
+ * `unref()` of an idle connection must reach the TCP socket, or it keeps the process alive.
+ */
+function keepRefsInStep(s: TLSSocket, tcp: Socket): void {
+  const ref = s.ref.bind(s);
+  const unref = s.unref.bind(s);
+  s.ref = () => {
+    tcp.ref();
+    return ref();
+  };
+  s.unref = () => {
+    tcp.unref();
+    return unref();
+  };
 }
 
 /** Waits for a TCP connection, failing with Go's `i/o timeout` after `ms`. */

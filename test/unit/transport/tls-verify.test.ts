@@ -451,6 +451,23 @@ describe('the rows of issue 9: chains the JS path cannot decide, timeouts, clien
     });
   }
 
+  test('a gated connection (client certificate) unrefs its TCP socket with it: an idle pool never keeps the process alive', async () => {
+    const client = issue({ cn: 'kdyn-client', issuer: root, eku: 'clientAuth' });
+    const s = await start(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] }), [], { clientCa: root });
+    const d = createDialer(s.url, { caData: Buffer.from(root.pem), insecure: false, certData: Buffer.from(client.pem), keyData: Buffer.from(client.keyPem) });
+    const sock = await d.dial();
+    const tcpHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+    try {
+      const before = tcpHandles();
+      sock.unref();
+      assert.equal(tcpHandles(), before - 1);
+      sock.ref();
+      assert.equal(tcpHandles(), before);
+    } finally {
+      sock.destroy();
+    }
+  });
+
   test('plain http:// server: no credentials of any kind are asked for or sent; -v=6 says so', async () => {
     const seen: Array<string | undefined> = [];
     const plain = createHttpServer((req, res) => {
