@@ -57,6 +57,3 @@ export class AmbiguousResourceError extends KdynError {
     super(`${input} matches multiple resources [${matches.map((m) => `${m.group}/${m.version}, Resource=${m.resource}`).join(' ')}]`);
   }
 }
-
-/** Malformed `get` arguments (kubectl's resource builder errors; exit 1 as kubectl). */
-export class ResourceArgumentError extends KdynError {}

@@ -10,11 +10,11 @@ import { resolve as resolvePath } from 'node:path';
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { KdynError, StatusError } from '../../core/errors.js';
+import { KdynError, StatusError, UsageError } from '../../core/errors.js';
 import { gvrString, sameGVR } from '../../core/gvk.js';
 import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
-import type { GetRequest, RESTMapper, ResourceMapping } from '../../restmapper/types.js';
-import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
+import type { RESTMapper, ResourceMapping } from '../../restmapper/types.js';
+import { parseGetArgs, resolveGetArgs, type GetRequest } from '../get-args.js';
 import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
 import type { Sorter } from '../../printers/sort.js';
 import { reportError } from '../report-error.js';
@@ -37,6 +37,8 @@ export interface GetOptions {
 export function readOptions(flags: ParsedArgs['flags']): GetOptions {
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   const chunk = typeof flags['chunk-size'] === 'number' ? flags['chunk-size'] : 500;
+  // kubectl sends a negative limit and the server answers 400; kdyn refuses it before any request.
+  if (chunk < 0 || !Number.isInteger(chunk)) throw new UsageError(`invalid argument "${chunk}" for "--chunk-size" flag: must be a non-negative integer`);
   return {
     format: parseOutputFormat(str(flags.output)),
     allNamespaces: flags['all-namespaces'] === true,
@@ -84,6 +86,15 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   let sorter: Sorter | undefined;
   if (opts.sortBy) sorter = (await import('../../printers/sort.js')).createSorter(opts.sortBy);
   const template = await readTemplate(opts.format, io);
+  if (opts.format.type === 'jsonpath') {
+    // A template that does not parse is a usage error, found before any request.
+    const { compileJSONPath, JSONPathError } = await import('../../printers/jsonpath.js');
+    try {
+      compileJSONPath(template ?? '');
+    } catch (e) {
+      throw e instanceof JSONPathError ? new UsageError(e.message) : e;
+    }
+  }
 
   // Load the printing half while the mapper reads discovery (a failed import surfaces where awaited).
   const runner = opts.format.type === 'table' ? import('./get-table.js') : import('./get-objects.js');
@@ -191,7 +202,10 @@ async function readFileArg(file: string, io: IO, what: string): Promise<string> 
   }
 }
 
-/** The objects of a list page or named get: kubectl's `kind[.group]` (lower-cased kind) for -o name. */
+/**
+ * The group and kind of a mapping's objects, as served (not lower-cased): what `-o name` falls back
+ * to for an object without apiVersion/kind (the name printer lower-cases the kind itself).
+ */
 export function groupKindOf(mapping: ResourceMapping): { group: string; kind: string } {
   return { group: mapping.gvk.group, kind: mapping.gvk.kind };
 }

@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseGetArgs, resolveGetArgs, splitResourceArgument } from '../../../src/restmapper/args.js';
-import { DeferredRESTMapper, staticDiscovery } from '../../../src/restmapper/deferred.js';
-import { NoResourceMatchError, ResourceArgumentError } from '../../../src/restmapper/errors.js';
-import type { GetPlan } from '../../../src/restmapper/types.js';
-import { COLLIDING, snapshot } from './snapshot.js';
+import { parseGetArgs, resolveGetArgs, splitResourceArgument, ResourceArgumentError, type GetPlan } from '../../../src/cli/get-args.js';
+import { DeferredRESTMapper } from '../../../src/restmapper/deferred.js';
+import { staticDiscovery } from '../../../src/discovery/static.js';
+import { NoResourceMatchError } from '../../../src/restmapper/errors.js';
+import { COLLIDING, snapshot } from '../restmapper/snapshot.js';
 
 function newMapper(): { mapper: DeferredRESTMapper; warnings: string[] } {
   const warnings: string[] = [];
@@ -52,12 +52,12 @@ describe('parseGetArgs (pure)', () => {
       [['pods,svc/a'], /^arguments in resource\/name form must have a single resource and name$/],
     ];
     for (const [args, message] of cases) {
-      assert.throws(() => parseGetArgs(args), (e: unknown) => e instanceof ResourceArgumentError && message.test(e.message) && e.exitCode === 1, args.join(' '));
+      assert.throws(() => parseGetArgs(args), (e: unknown) => e instanceof ResourceArgumentError && message.test(e.message) && e.exitCode === 2, args.join(' '));
     }
   });
 
-  test('splitResourceArgument drops empties and repeats, keeping order', () => {
-    assert.deepEqual(splitResourceArgument('b,a,,b,c,'), ['b', 'a', 'c']);
+  test('splitResourceArgument drops repeats, keeping order and (as kubectl) one empty name', () => {
+    assert.deepEqual(splitResourceArgument('b,a,,b,c,'), ['b', 'a', '', 'c']);
   });
 });
 

@@ -7,18 +7,45 @@
  * - `a,b x y` -> `a/x a/y b/x b/y`;
  * - `TYPE/NAME...` -> only when every argument has a slash; categories are not expanded there.
  */
-import { ResourceArgumentError, NoResourceMatchError } from './errors.js';
-import type { GetPlan, GetRequest, RESTMapper, ResourceMapping } from './types.js';
+import { UsageError } from '../core/errors.js';
+import { NoResourceMatchError } from '../restmapper/errors.js';
+import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
+
+/**
+ * Malformed `get` arguments (kubectl's resource builder errors, worded as kubectl's). A usage error
+ * found before any request: exit 2 (kubectl exits 1).
+ */
+export class ResourceArgumentError extends UsageError {}
+
+/** One unit of work for `get`: a resolved type and the names asked for ([] = list the collection). */
+export interface GetRequest {
+  readonly mapping: ResourceMapping;
+  readonly names: readonly string[];
+  /** The type as the user wrote it (after category expansion), for messages and re-resolution. */
+  readonly arg: string;
+}
+
+export interface GetPlan {
+  /** In kubectl's order: types in argument order (categories expanded in place), de-duplicated by GVK. */
+  readonly requests: readonly GetRequest[];
+  /** `TYPE NAME`/`TYPE/NAME` naming exactly one object: kubectl prints that object, not a List. */
+  readonly singleItemImplied: boolean;
+  /** Which argument form was used. */
+  readonly form: 'types' | 'type-name';
+}
 
 /** Argument forms before any lookup. */
 export type GetArgs =
   | { readonly form: 'types'; readonly types: string; readonly names: readonly string[] }
   | { readonly form: 'type-name'; readonly tuples: ReadonlyArray<{ readonly type: string; readonly name: string }> };
 
-/** kubectl's SplitResourceArgument: split at commas, drop empties and repeats. */
+/**
+ * kubectl's SplitResourceArgument: split at commas, drop repeats. Empty names are kept, as kubectl
+ * keeps them (`get pods,` fails with `the server doesn't have a resource type ""`).
+ */
 export function splitResourceArgument(arg: string): string[] {
   const out: string[] = [];
-  for (const s of arg.split(',')) if (s && !out.includes(s)) out.push(s);
+  for (const s of arg.split(',')) if (!out.includes(s)) out.push(s);
   return out;
 }
 
@@ -103,8 +130,8 @@ async function expandCategories(arg: string, mapper: RESTMapper): Promise<TypeRe
   const out: TypeRef[] = [];
   const seen = new Set<string>();
   for (const part of arg.split(',')) {
-    if (!part) continue;
-    const members = await mapper.expandCategory(part);
+    // An empty name (`get pods,`) is kept, as kubectl keeps it, and fails in its turn (resolveType).
+    const members = part ? await mapper.expandCategory(part) : undefined;
     for (const type of members ?? [part]) {
       if (seen.has(type)) continue;
       seen.add(type);
@@ -119,6 +146,7 @@ async function expandCategories(arg: string, mapper: RESTMapper): Promise<TypeRe
  * mapper refetch discovery, so a category a CRD created a moment ago is found (kubectl misses it).
  */
 async function resolveType(ref: TypeRef, mapper: RESTMapper): Promise<Array<{ mapping: ResourceMapping; arg: string }>> {
+  if (ref.type === '') throw new NoResourceMatchError('', ''); // kubectl: the server doesn't have a resource type ""
   try {
     return [{ mapping: await mapper.resourceFor(ref.type), arg: ref.type }];
   } catch (e) {
