@@ -36,16 +36,21 @@ const HANDLED_CRITICAL = new Set([OID_BASIC_CONSTRAINTS, OID_KEY_USAGE, OID_EXT_
 /** sha256/384/512 with RSA, ECDSA with SHA-256/384/512, Ed25519. */
 const STRONG_SIGNATURES = new Set(['2a864886f70d01010b', '2a864886f70d01010c', '2a864886f70d01010d', '2a8648ce3d040302', '2a8648ce3d040303', '2a8648ce3d040304', '2b6570']);
 
-/** The certificates of a PEM bundle; undefined if there are none or one does not parse. */
+const parsedBundles = new WeakMap<Buffer, X509Certificate[] | undefined>();
+
+/** The certificates of a PEM bundle; undefined if there are none or one does not parse. Parsed once per Buffer. */
 export function parseCaBundle(pem: Buffer | string): X509Certificate[] | undefined {
+  if (typeof pem !== 'string' && parsedBundles.has(pem)) return parsedBundles.get(pem);
   const text = typeof pem === 'string' ? pem : pem.toString('latin1');
   const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
-  if (!blocks) return undefined;
+  let certs: X509Certificate[] | undefined;
   try {
-    return blocks.map((b) => new X509Certificate(b));
+    certs = blocks?.map((b) => new X509Certificate(b));
   } catch {
-    return undefined;
+    certs = undefined;
   }
+  if (typeof pem !== 'string') parsedBundles.set(pem, certs);
+  return certs;
 }
 
 /**
@@ -53,6 +58,7 @@ export function parseCaBundle(pem: Buffer | string): X509Certificate[] | undefin
  * certificate, in Go's words; undefined when at least one certificate parses.
  */
 export function caBundleProblem(pem: Buffer): string | undefined {
+  if (parseCaBundle(pem)) return undefined;
   const blocks = pem.toString('latin1').match(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g);
   if (!blocks) return 'unable to parse bytes as PEM block';
   let reason = 'no valid certificate authority data seen';
