@@ -61,18 +61,6 @@ export interface DialOptions {
   connect?: (host: string, port: number) => Socket;
 }
 
-/** Node's ConnectionOptions for a TLS config (also used by the exec plugin's cluster info). */
-export function tlsOptions(tls: TLSConfig, cert?: ClientCertificate): ConnectionOptions {
-  const o: ConnectionOptions = { rejectUnauthorized: !tls.insecure };
-  if (tls.caData) o.ca = tls.caData;
-  const c = cert ?? clientCert(tls);
-  if (c) {
-    o.cert = c.cert;
-    o.key = c.key;
-  }
-  return o;
-}
-
 function clientCert(tls: TLSConfig): ClientCertificate | undefined {
   return tls.certData && tls.keyData ? { cert: tls.certData, key: tls.keyData } : undefined;
 }
