@@ -37,6 +37,8 @@ interface ServeOptions {
   /** Ask for any client certificate and record its CN at every completed handshake. */
   anyClientCert?: boolean;
   maxVersion?: 'TLSv1.2' | 'TLSv1.3';
+  /** Key-exchange groups the server accepts (one the client does not offer first forces a HelloRetryRequest). */
+  ecdhCurve?: string;
   /** Put a TCP forwarder in front that records every byte the client sends (`url` points at it). */
   capture?: boolean;
 }
@@ -49,7 +51,7 @@ async function serve(leaf: Issued, chain: Issued[] = [], o: ServeOptions = {}): 
   const clientCNs: string[] = [];
   const handshakeCNs: string[] = [];
   const mtls = o.clientCa ? { requestCert: true, rejectUnauthorized: true, ca: o.clientCa.pem } : o.anyClientCert ? { requestCert: true, rejectUnauthorized: false } : {};
-  const server: Server = createServer({ cert: [leaf.pem, ...chain.map((c) => c.pem)].join(''), key: leaf.keyPem, ...mtls, ...(o.maxVersion ? { maxVersion: o.maxVersion } : {}) }, (req, res) => {
+  const server: Server = createServer({ cert: [leaf.pem, ...chain.map((c) => c.pem)].join(''), key: leaf.keyPem, ...mtls, ...(o.maxVersion ? { maxVersion: o.maxVersion } : {}), ...(o.ecdhCurve ? { ecdhCurve: o.ecdhCurve } : {}) }, (req, res) => {
     requests++;
     const peer = (req.socket as TLSSocket).getPeerCertificate?.();
     if (peer?.subject?.CN) clientCNs.push(String(peer.subject.CN));
@@ -138,6 +140,13 @@ function nodeAccepts(port: number, caPem: string, servername?: string): Promise<
     });
     s.on('error', () => resolve(false));
   });
+}
+
+/** Plaintext handshake records of type `type` (1: ClientHello) in what a client sent. */
+function countHandshakeRecords(bytes: Buffer, type: number): number {
+  let n = 0;
+  for (let p = 0; p + 5 <= bytes.length; p += 5 + bytes.readUInt16BE(p + 3)) if (bytes[p] === 22 && bytes[p + 5] === type) n++;
+  return n;
 }
 
 const UNKNOWN = 'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority';
@@ -450,6 +459,16 @@ describe('the rows of issue 9: chains the JS path cannot decide, timeouts, clien
       }
     });
   }
+
+  test('TLS 1.3 HelloRetryRequest: the second ClientHello passes the gate; the client certificate authenticates', async () => {
+    const client = issue({ cn: 'kdyn-client', issuer: root, eku: 'clientAuth' });
+    const s = await start(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] }), [], { clientCa: root, ecdhCurve: 'secp384r1', capture: true });
+    assert.deepEqual(await get(s.url, root.pem, { certData: Buffer.from(client.pem), keyData: Buffer.from(client.keyPem) }, { timeouts: { tlsHandshakeMs: 3000 } }), { ok: true });
+    assert.deepEqual(s.clientCNs, ['kdyn-client']);
+    // Two ClientHellos went out (the retry), each as its own record.
+    const hellos = countHandshakeRecords(s.fromClient(), 1);
+    assert.equal(hellos, 2);
+  });
 
   test('a gated connection (client certificate) unrefs its TCP socket with it: an idle pool never keeps the process alive', async () => {
     const client = issue({ cn: 'kdyn-client', issuer: root, eku: 'clientAuth' });
