@@ -117,7 +117,9 @@ export const COMMANDS: CommandSpec[] = [
     usage: 'get [(-o|--output=)json|yaml|name|wide|jsonl|jsonpath=...|custom-columns=...] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags]',
     summary: 'Display one or many resources',
     flags: [
-      { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (json, yaml, name, wide, jsonl, jsonpath, jsonpath-file, custom-columns, custom-columns-file).' },
+      { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (json, yaml, name, go-template, go-template-file, template, templatefile, jsonpath, jsonpath-as-json, jsonpath-file, custom-columns, custom-columns-file, wide, jsonl).' },
+      { name: 'template', type: 'string', describe: 'Template string or path to template file to use when -o=go-template, -o=go-template-file. The template format is golang templates [http://golang.org/pkg/text/template/#pkg-overview].' },
+      { name: 'allow-missing-template-keys', type: 'boolean', describe: 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats. (default true)' },
       { name: 'all-namespaces', short: 'A', type: 'boolean', describe: 'If present, list the requested object(s) across all namespaces.' },
       { name: 'selector', short: 'l', type: 'string', describe: 'Selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\'.' },
       { name: 'field-selector', type: 'string', describe: 'Selector (field query) to filter on, supports \'=\', \'==\', and \'!=\'.' },
@@ -138,6 +140,7 @@ export const COMMANDS: CommandSpec[] = [
       ['Stream every object of a large list as JSON lines', 'kdyn get configmaps -A -o jsonl'],
       ['List several types at once', 'kdyn get deployments,services'],
       ['Print names with a JSONPath template', "kdyn get pods -o jsonpath='{.items[*].metadata.name}'"],
+      ['Print names and namespaces with a Go template, as kubectl does', 'kdyn get pods -o go-template=\'{{range .items}}{{.metadata.namespace}}/{{.metadata.name}}{{"\\n"}}{{end}}\''],
     ],
     load: load(() => import('./commands/get.js')),
   },
