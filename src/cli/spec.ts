@@ -34,8 +34,23 @@ export interface CommandModule {
   run(args: ParsedArgs, ctx: Context, io: IO): Promise<number | void>;
 }
 
+/** kubectl's command groups in `kubectl --help`, in its order. */
+export const HELP_GROUPS = [
+  'Basic Commands (Beginner):',
+  'Basic Commands (Intermediate):',
+  'Deploy Commands:',
+  'Cluster Management Commands:',
+  'Troubleshooting and Debugging Commands:',
+  'Advanced Commands:',
+  'Settings Commands:',
+  'Other Commands:',
+] as const;
+export type HelpGroup = (typeof HELP_GROUPS)[number];
+
 export interface CommandSpec {
   name: string;
+  /** Where `kdyn --help` lists the command (kubectl's group for it; default 'Other Commands:'). */
+  group?: HelpGroup;
   aliases?: string[];
   /** `get [(-o|--output=)json|yaml|name|...] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...)` */
   usage: string;
@@ -100,6 +115,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'completion',
+    group: 'Settings Commands:',
     usage: 'completion SHELL',
     summary: 'Output shell completion code for the specified shell (bash or zsh)',
     description: 'Output shell completion code for the specified shell (bash or zsh). Commands, flags and output formats complete without running kdyn; resource types come from the discovery cache (no request).',
@@ -114,6 +130,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'get',
+    group: 'Basic Commands (Intermediate):',
     usage: 'get [(-o|--output=)json|yaml|name|wide|jsonl|jsonpath=...|custom-columns=...] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags]',
     summary: 'Display one or many resources',
     flags: [
@@ -140,7 +157,7 @@ export const COMMANDS: CommandSpec[] = [
       ['Stream every object of a large list as JSON lines', 'kdyn get configmaps -A -o jsonl'],
       ['List several types at once', 'kdyn get deployments,services'],
       ['Print names with a JSONPath template', "kdyn get pods -o jsonpath='{.items[*].metadata.name}'"],
-      ['Print names and namespaces with a Go template, as kubectl does', 'kdyn get pods -o go-template=\'{{range .items}}{{.metadata.namespace}}/{{.metadata.name}}{{"\\n"}}{{end}}\''],
+      ['Print one name per line with a Go template', 'kdyn get pods -o go-template=\'{{range .items}}{{.metadata.name}}{{"\\n"}}{{end}}\''],
     ],
     load: load(() => import('./commands/get.js')),
   },
