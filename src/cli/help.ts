@@ -49,10 +49,10 @@ export async function renderHelp(spec?: CommandSpec, options: HelpOptions = {}):
 
 /** The commands under kubectl's group headings (`Basic Commands (Intermediate):` ...), names padded to one column. */
 export function commandGroups(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  const width = Math.max(...COMMANDS.filter((c) => !c.hidden).map((c) => c.name.length)) + 2;
   const blocks: string[] = [];
   for (const group of HELP_GROUPS) {
-    const cmds = COMMANDS.filter((c) => (c.group ?? 'Other Commands:') === group);
+    const cmds = COMMANDS.filter((c) => !c.hidden && (c.group ?? 'Other Commands:') === group);
     if (cmds.length > 0) blocks.push(`${group}\n${cmds.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}`);
   }
   return blocks.join('\n\n');

@@ -51,6 +51,8 @@ export interface CommandSpec {
   name: string;
   /** Where `kdyn --help` lists the command (kubectl's group for it; default 'Other Commands:'). */
   group?: HelpGroup;
+  /** Not listed in help or completed (`__complete`, the shells' helper). */
+  hidden?: boolean;
   aliases?: string[];
   /** `get [(-o|--output=)json|yaml|name|...] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...)` */
   usage: string;
@@ -114,17 +116,29 @@ export const COMMANDS: CommandSpec[] = [
     load: load(() => import('./commands/api-resources.js')),
   },
   {
+    name: '__complete',
+    hidden: true,
+    usage: '__complete types | names TYPE | contexts',
+    summary: 'Print completion candidates for the shell completion scripts',
+    flags: [],
+    minArgs: 1,
+    maxArgs: 2,
+    examples: [['Resource types from the discovery cache (no request)', 'kdyn __complete types']],
+    load: load(() => import('./commands/complete.js')),
+  },
+  {
     name: 'completion',
     group: 'Settings Commands:',
     usage: 'completion SHELL',
-    summary: 'Output shell completion code for the specified shell (bash or zsh)',
-    description: 'Output shell completion code for the specified shell (bash or zsh). Commands, flags and output formats complete without running kdyn; resource types come from the discovery cache (no request).',
+    summary: 'Output shell completion code for the specified shell (bash, zsh or fish)',
+    description: 'Output shell completion code for the specified shell (bash, zsh or fish). Commands, flags and output formats complete without running kdyn; resource types come from the discovery cache (no request); object names, namespaces (-n) and contexts (--context) are asked for with a one-second limit and nothing is shown on failure.',
     flags: [],
     minArgs: 1,
     maxArgs: 1,
     examples: [
       ['Load the kdyn completion code for bash into the current shell', 'source <(kdyn completion bash)'],
       ['Load the kdyn completion code for zsh into the current shell', 'source <(kdyn completion zsh)'],
+      ['Load the kdyn completion code for fish into the current shell', 'kdyn completion fish | source'],
     ],
     load: load(() => import('./commands/completion.js')),
   },

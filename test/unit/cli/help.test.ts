@@ -26,7 +26,7 @@ function escape(s: string): string {
 describe('renderHelp', () => {
   test('top-level help lists every command with its summary and every global flag', async () => {
     const text = await renderHelp();
-    for (const c of COMMANDS) {
+    for (const c of COMMANDS.filter((h) => !h.hidden)) {
       assert.match(text, new RegExp(`^ {2}${escape(c.name)}\\s+${escape(c.summary)}$`, 'm'), c.name);
     }
     assert.match(text, /^\s+version\s/m);
@@ -81,7 +81,7 @@ describe('built CLI', { skip: existsSync(join(root, 'dist/cli/bin.js')) ? false 
   test('kdyn --help lists version and every command, exit 0', () => {
     const r = run(['--help']);
     assert.equal(r.status, 0, r.stderr);
-    for (const c of COMMANDS) assert.match(r.stdout, new RegExp(`^ {2}${escape(c.name)}\\s`, 'm'));
+    for (const c of COMMANDS.filter((h) => !h.hidden)) assert.match(r.stdout, new RegExp(`^ {2}${escape(c.name)}\\s`, 'm'));
   });
 
   test('kdyn get --help exits 0 with examples', () => {
