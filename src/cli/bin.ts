@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import type { IO } from '../core/io.js';
 import { main } from './main.js';
-import { reportError } from './report-error.js';
+import { exitWhenSettled } from './exit-guard.js';
 import { fdOutput } from './stdio.js';
 
 // `kdyn get ... | head`: the reader went away; that is not kdyn's failure.
@@ -23,7 +23,4 @@ const io: IO = {
   env: process.env,
   cwd: process.cwd(),
 };
-main(process.argv.slice(2), io).then(
-  (code) => process.exit(code),
-  (e) => process.exit(reportError(e, 9, io, '')),
-);
+exitWhenSettled(main(process.argv.slice(2), io), io);

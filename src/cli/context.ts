@@ -13,6 +13,7 @@ import type { RESTMapper } from '../restmapper/types.js';
 import type { DynamicClient } from '../dynamic/client.js';
 import type { ParsedArgs } from './spec.js';
 import { parseDuration } from './duration.js';
+import { DISCOVERY_TIMEOUT_MS } from '../core/timeouts.js';
 
 export interface Context {
   readonly flags: ParsedArgs['flags'];
@@ -20,6 +21,8 @@ export interface Context {
   readonly io: IO;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Discovery's (and `/version`'s) time limit when there is no --request-timeout: kubectl's 32 s. */
+  readonly discoveryTimeoutMs: number;
   /** The kubeconfig resolved with kubectl's precedence and the command-line overrides. */
   restConfig(): Promise<RestConfig>;
   /** `-n`, else the context's namespace, else `default`. */
@@ -41,11 +44,18 @@ export interface Context {
   close(): void;
 }
 
-export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: IO, clock: Clock, logger: Logger): Context {
+/** Settings main() injects beyond the flags (tests shorten discovery's 32-second timeout with them). */
+export interface ContextOptions {
+  /** Discovery requests' time limit when there is no --request-timeout (default: kubectl's 32 s). */
+  discoveryTimeoutMs?: number;
+}
+
+export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: IO, clock: Clock, logger: Logger, options: ContextOptions = {}): Context {
   const once = <T>(f: () => Promise<T>): (() => Promise<T>) => {
     let p: Promise<T> | undefined;
     return () => (p ??= f());
   };
+  const discoveryTimeoutMs = options.discoveryTimeoutMs ?? DISCOVERY_TIMEOUT_MS;
   let transportInstance: Transport | undefined;
   let discoveryInstance: CachedDiscovery | undefined;
   const flags = args.flags;
@@ -97,6 +107,7 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
       // A cold cache on a cluster with many CRD groups means ~1,000 kubectl-layout files: written by
       // a detached process so kdyn exits as soon as its own combined file is on disk.
       writeBehind: { threshold: mod.DEFAULT_WRITE_BEHIND_THRESHOLD, start: startLayoutWriter },
+      limits: { timeoutMs: discoveryTimeoutMs },
     }));
   });
   const mapper = once(async () => {
@@ -114,6 +125,7 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     io,
     clock,
     logger,
+    discoveryTimeoutMs,
     restConfig,
     namespace: async () => (await restConfig()).namespace,
     transport,

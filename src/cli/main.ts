@@ -8,7 +8,7 @@ import { createLogger } from '../core/log.js';
 import type { IO } from '../core/io.js';
 import { VERSION } from '../core/version.js';
 import { parseArgv, type ParseResult } from './parse.js';
-import { createContext } from './context.js';
+import { createContext, type ContextOptions } from './context.js';
 import { reportError } from './report-error.js';
 import { findCommand } from './spec.js';
 
@@ -36,7 +36,7 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     return 0;
   }
   const logger = createLogger(verbosity, io.stderr);
-  const ctx = createContext(parsed, io, systemClock, logger);
+  const ctx = createContext(parsed, io, systemClock, logger, contextOptions(io.env));
   try {
     const mod = await parsed.spec.load();
     const code = await mod.run(parsed, ctx, io);
@@ -47,6 +47,15 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     await ctx.flush(); // discovery cache files are written after the output; finish them before exiting
     ctx.close();
   }
+}
+
+/**
+ * KDYN_TEST_DISCOVERY_TIMEOUT_MS (tests only, see README "Testing hooks"): discovery's time limit
+ * instead of kubectl's 32 s, so a test of a server that never answers need not wait 32 seconds.
+ */
+function contextOptions(env: IO['env']): ContextOptions {
+  const v = env.KDYN_TEST_DISCOVERY_TIMEOUT_MS;
+  return v && /^\d+$/.test(v) && Number(v) > 0 ? { discoveryTimeoutMs: Number(v) } : {};
 }
 
 function reportUsage(e: UsageError, argv: readonly string[], io: IO): number {

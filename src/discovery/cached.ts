@@ -22,7 +22,7 @@ import { layoutFiles, readLayout, writeLayout } from './layout.js';
 import { wholeSeconds, type WriteBehind } from './write-behind.js';
 
 export { DEFAULT_WRITE_BEHIND_THRESHOLD, type WriteBehind, type WriteBehindJob } from './write-behind.js';
-import { DEFAULT_CONCURRENCY, fetchDiscovery, fetchGroupVersions, merge, type AggregatedDoc } from './client.js';
+import { DEFAULT_CONCURRENCY, fetchDiscovery, fetchGroupVersions, merge, type AggregatedDoc, type DiscoveryLimits } from './client.js';
 import { dropUnsafeNames } from './names.js';
 
 export interface CachedDiscoveryOptions {
@@ -37,6 +37,8 @@ export interface CachedDiscoveryOptions {
   clock: Clock;
   logger: Logger;
   concurrency?: number;
+  /** Discovery requests' timeout (when there is no --request-timeout) and size limit; kubectl's 32 s and 64 MiB by default. */
+  limits?: DiscoveryLimits;
   /** Hand big kubectl-layout writes to a background process; unset (library default): write them all before flush() resolves. */
   writeBehind?: WriteBehind | undefined;
 }
@@ -81,7 +83,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
           if (logger.enabled(1)) logger.warn(`discovery cache disabled: server ${JSON.stringify(server)} does not name a directory inside ${root}`);
           return undefined;
         }
-        return { paths, store: new DiskStore(root, logger) };
+        return { paths, store: new DiskStore(root, logger, () => clock.now()) };
       },
       () => undefined,
     ));
@@ -196,7 +198,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
           // Group-versions that failed when this was cached are asked for again (errors are not cached).
           if (missingGroupVersions(snap).length) {
             const before: DiscoverySnapshot = { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
-            await fetchGroupVersions(transport, snap, concurrency);
+            await fetchGroupVersions(transport, snap, concurrency, opts.limits);
             if (snap.resources.size > before.resources.size) summarise(loc, { mode: 'legacy', server, snapshot: snap }, before, state.combinedMtimeMs!);
           }
           return snap;
@@ -207,7 +209,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
             // kubectl's (or an older kdyn's) fresh files: fill any missing group-versions as kubectl would.
             const snap = layout.snapshot;
             const before: DiscoverySnapshot = { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
-            if (layout.missing.length) await fetchGroupVersions(transport, snap, concurrency);
+            if (layout.missing.length) await fetchGroupVersions(transport, snap, concurrency, opts.limits);
             fromServer = false;
             summarise(loc, { mode: 'legacy', server, snapshot: snap }, before, layout.serverGroupsMtimeMs);
             return snap;
@@ -217,7 +219,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     }
     const cached = state.combined;
     const etags = cached?.mode === 'aggregated' ? { api: cached.api.etag, apis: cached.apis.etag } : undefined;
-    const live = await fetchDiscovery(transport, etags ? { etags, concurrency } : { concurrency });
+    const live = await fetchDiscovery(transport, etags ? { etags, concurrency, limits: opts.limits } : { concurrency, limits: opts.limits });
     fromServer = true;
     invalidated = false;
     if (live.mode === 'legacy') {

@@ -1,17 +1,33 @@
 /**
  * Discovery over HTTP, as client-go's DiscoveryClient: aggregated discovery first (`/api` and `/apis`
- * with kubectl's Accept header and `?timeout=32s`, both at once), and when the server answers plain
+ * with kubectl's Accept header and its 32 s timeout, sent as `?timeout=32s`, both at once), and when the server answers plain
  * JSON, legacy discovery: every group-version fetched in parallel with bounded concurrency. A
  * group-version that fails is reported in `failures`; the rest still arrive.
  */
 import { ConnectionError, StatusError, oneLine, reasonForCode, type Status } from '../core/errors.js';
+import { DISCOVERY_TIMEOUT_MS } from '../core/timeouts.js';
 import type { Response, Transport } from '../transport/types.js';
 import { AGGREGATED_ACCEPT, isAggregatedContentType, parseAggregatedDiscovery } from './aggregated.js';
 import { parseAPIGroupList, parseAPIResourceList, parseAPIVersions } from './legacy.js';
 import { dropUnsafeNames, isSafeGroupVersion } from './names.js';
 import type { APIGroup, DiscoveryFailure, DiscoverySnapshot } from './types.js';
 
-export const DISCOVERY_TIMEOUT_QUERY = { timeout: '32s' } as const;
+/**
+ * The largest discovery document kdyn reads: 64 MiB, ~200 times the aggregated `/apis` of a cluster
+ * with 1,000 CRD groups; a server sending more gets a clear error instead of unbounded memory.
+ */
+export const MAX_DISCOVERY_DOCUMENT_BYTES = 64 * 2 ** 20;
+
+/** Time and size limits of every discovery request (injectable so tests need not wait 32 s). */
+export interface DiscoveryLimits {
+  /** Used when there is no --request-timeout (default DISCOVERY_TIMEOUT_MS); sent as `?timeout=`. */
+  timeoutMs?: number;
+  maxDocumentBytes?: number;
+}
+
+function limited(limits: DiscoveryLimits | undefined) {
+  return { fallbackTimeoutMs: limits?.timeoutMs ?? DISCOVERY_TIMEOUT_MS, maxBodyBytes: limits?.maxDocumentBytes ?? MAX_DISCOVERY_DOCUMENT_BYTES };
+}
 export const LEGACY_GV_ACCEPT = 'application/json, */*';
 export const DEFAULT_CONCURRENCY = 24;
 
@@ -26,12 +42,13 @@ export interface FetchOptions {
   /** ETags of the cached `/api` and `/apis` documents, sent as If-None-Match. */
   etags?: { api?: string; apis?: string };
   concurrency?: number;
+  limits?: DiscoveryLimits;
 }
 
 export async function fetchDiscovery(transport: Transport, opts: FetchOptions = {}): Promise<LiveDiscovery> {
   const [apiRes, apisRes] = await Promise.all([
-    getRoot(transport, '/api', opts.etags?.api),
-    getRoot(transport, '/apis', opts.etags?.apis),
+    getRoot(transport, '/api', opts.etags?.api, opts.limits),
+    getRoot(transport, '/apis', opts.etags?.apis, opts.limits),
   ]);
   const api = classify(apiRes, '/api', opts.etags?.api);
   const apis = classify(apisRes, '/apis', opts.etags?.apis);
@@ -57,7 +74,7 @@ export async function fetchDiscovery(transport: Transport, opts: FetchOptions = 
     }
   }
   const safe = dropUnsafeNames(snapshot);
-  await fetchGroupVersions(transport, safe, opts.concurrency ?? DEFAULT_CONCURRENCY);
+  await fetchGroupVersions(transport, safe, opts.concurrency ?? DEFAULT_CONCURRENCY, opts.limits);
   return { mode: 'legacy', snapshot: orderResources(safe) };
 }
 
@@ -87,14 +104,14 @@ function toDoc(c: Classified): AggregatedDoc {
   throw new TypeError('legacy document in aggregated result');
 }
 
-function getRoot(t: Transport, path: '/api' | '/apis', etag: string | undefined): Promise<Response> {
+function getRoot(t: Transport, path: '/api' | '/apis', etag: string | undefined, limits: DiscoveryLimits | undefined): Promise<Response> {
   const headers: Record<string, string> = { Accept: AGGREGATED_ACCEPT };
   if (etag) headers['If-None-Match'] = etag;
-  return t.request({ method: 'GET', path, query: DISCOVERY_TIMEOUT_QUERY, headers });
+  return t.request({ method: 'GET', path, headers, ...limited(limits) });
 }
 
 /** Fetches every group-version of `s.groups` not yet in `s.resources`; failures go to `s.failures`. */
-export async function fetchGroupVersions(t: Transport, s: DiscoverySnapshot, concurrency: number): Promise<void> {
+export async function fetchGroupVersions(t: Transport, s: DiscoverySnapshot, concurrency: number, limits?: DiscoveryLimits): Promise<void> {
   const todo: Array<{ group: string; version: string }> = [];
   for (const g of s.groups) {
     for (const v of g.versions) {
@@ -107,7 +124,7 @@ export async function fetchGroupVersions(t: Transport, s: DiscoverySnapshot, con
     while (next < todo.length) {
       const { group, version } = todo[next++]!;
       const gv = group ? `${group}/${version}` : version;
-      const failure = await fetchOne(t, group, version).then(
+      const failure = await fetchOne(t, group, version, limits).then(
         (list) => {
           s.resources.set(gv, list);
           return undefined;
@@ -121,9 +138,9 @@ export async function fetchGroupVersions(t: Transport, s: DiscoverySnapshot, con
   s.failures.sort((a, b) => (a.groupVersion < b.groupVersion ? -1 : a.groupVersion > b.groupVersion ? 1 : 0));
 }
 
-async function fetchOne(t: Transport, group: string, version: string) {
+async function fetchOne(t: Transport, group: string, version: string, limits: DiscoveryLimits | undefined) {
   const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
-  const res = await t.request({ method: 'GET', path, query: DISCOVERY_TIMEOUT_QUERY, headers: { Accept: LEGACY_GV_ACCEPT } });
+  const res = await t.request({ method: 'GET', path, headers: { Accept: LEGACY_GV_ACCEPT }, ...limited(limits) });
   if (res.status < 200 || res.status > 299) throw statusError(res);
   return parseAPIResourceList(JSON.parse(res.body.toString('utf8')), group, version);
 }

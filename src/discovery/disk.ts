@@ -4,8 +4,8 @@
  * then rename (atomic). Every path is checked to be inside the root. Write failures never throw:
  * the first one is logged (a warning at -v>=1) and caching is switched off for the rest of the run.
  */
-import { promises as fsp, chmodSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { promises as fsp, chmodSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../core/log.js';
 import { isInside } from './cache-dir.js';
@@ -15,13 +15,22 @@ export interface ReadResult {
   mtimeMs: number;
 }
 
+/**
+ * A staging directory (`<host>.<12 hex>`, see writeTreeSync) older than this belongs to a writer that
+ * was killed mid-write (no write takes minutes): the next write of the same layout removes it.
+ */
+export const STALE_STAGING_MS = 5 * 60_000;
+
 export class DiskStore {
   private disabled = false;
   private readonly madeDirs = new Set<string>();
+  private readonly swept = new Set<string>();
 
   constructor(
     readonly root: string,
     private readonly logger: Logger,
+    /** The clock that decides when a staging directory is stale. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   get writable(): boolean {
@@ -71,6 +80,7 @@ export class DiskStore {
       this.fail(dir, new Error('path outside the cache directory'));
       return false;
     }
+    this.removeStaleStaging(dir);
     let exists = false;
     try {
       exists = statSync(dir).isDirectory();
@@ -141,6 +151,34 @@ export class DiskStore {
       }
       this.fail(path, e);
       return false;
+    }
+  }
+
+  /**
+   * Removes `<dir>.<12 hex>` staging directories older than STALE_STAGING_MS (left by a writer killed
+   * mid-write, or Ctrl-C during a synchronous write); once per directory and run, never throws.
+   */
+  private removeStaleStaging(dir: string): void {
+    if (this.swept.has(dir)) return;
+    this.swept.add(dir);
+    const parent = dirname(dir);
+    const name = basename(dir);
+    let entries: string[];
+    try {
+      entries = readdirSync(parent);
+    } catch {
+      return; // no parent yet: nothing left over
+    }
+    const cutoff = this.now() - STALE_STAGING_MS;
+    for (const entry of entries) {
+      if (entry.length !== name.length + 13 || !entry.startsWith(name) || !/^\.[0-9a-f]{12}$/.test(entry.slice(name.length))) continue;
+      const path = join(parent, entry);
+      try {
+        const st = statSync(path);
+        if (st.isDirectory() && st.mtimeMs < cutoff) rmSync(path, { recursive: true, force: true });
+      } catch {
+        /* gone meanwhile, or not ours to remove */
+      }
     }
   }
 

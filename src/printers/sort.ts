@@ -1,7 +1,7 @@
 /**
  * `--sort-by` (kubectl `KC/pkg/cmd/get/sorter.go`): a relaxed JSONPath evaluated per object (or per
  * Table row's object); the first value found is the key. Numbers compare numerically, strings that
- * are both resource quantities by amount, other strings in natural order (`cm2` < `cm10`); objects
+ * are both resource quantities by amount, other strings as Go compares them (kubectl v1.32: `cm10` < `cm2`); objects
  * without the field sort first. Errors when no object has the field, as kubectl.
  */
 import { KdynError } from '../core/errors.js';
@@ -56,7 +56,7 @@ function compareKeys(a: Key, b: Key, field: string): number {
     const qa = parseQuantity(a);
     const qb = qa === undefined ? undefined : parseQuantity(s);
     if (qa !== undefined && qb !== undefined) return qa < qb ? -1 : qa > qb ? 1 : 0;
-    return naturalLess(a, s) ? -1 : naturalLess(s, a) ? 1 : 0;
+    return goStringLess(a, s) ? -1 : goStringLess(s, a) ? 1 : 0;
   }
   throw new SortError(`Field ${field} is an unsortable type: ${goType(a)}`);
 }
@@ -68,38 +68,16 @@ function goType(v: unknown): string {
   return typeof v;
 }
 
-const isDigit = (c: number) => c >= 48 && c <= 57;
-
-/** fvbommel/sortorder NaturalLess: digit runs compare as numbers, digits before other characters. */
-export function naturalLess(s1: string, s2: string): boolean {
-  let i1 = 0;
-  let i2 = 0;
-  while (i1 < s1.length && i2 < s2.length) {
-    const c1 = s1.charCodeAt(i1);
-    const c2 = s2.charCodeAt(i2);
-    const d1 = isDigit(c1);
-    const d2 = isDigit(c2);
-    if (d1 !== d2) return d1;
-    if (!d1) {
-      if (c1 !== c2) return c1 < c2;
-      i1++;
-      i2++;
-      continue;
-    }
-    while (i1 < s1.length && s1.charCodeAt(i1) === 48) i1++;
-    while (i2 < s2.length && s2.charCodeAt(i2) === 48) i2++;
-    const nz1 = i1;
-    const nz2 = i2;
-    while (i1 < s1.length && isDigit(s1.charCodeAt(i1))) i1++;
-    while (i2 < s2.length && isDigit(s2.charCodeAt(i2))) i2++;
-    if (i1 - nz1 !== i2 - nz2) return i1 - nz1 < i2 - nz2;
-    const n1 = s1.slice(nz1, i1);
-    const n2 = s2.slice(nz2, i2);
-    if (n1 !== n2) return n1 < n2;
-    if (nz1 !== nz2) return nz1 < nz2;
-  }
-  return s1.length < s2.length;
+/**
+ * Go's `a < b` on strings (bytewise over UTF-8), as kubectl v1.32's sorter compares strings that are
+ * not both quantities: `a1 < a10 < a2` (natural order came to kubectl after v1.32). JavaScript's `<`
+ * compares UTF-16 units, which orders differently only above U+D7FF.
+ */
+export function goStringLess(a: string, b: string): boolean {
+  if (!WIDE.test(a) && !WIDE.test(b)) return a < b;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
 }
+const WIDE = /[\ud800-\uffff]/;
 
 const QUANTITY = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E))?$/;
 const SUFFIX: Record<string, number> = {

@@ -15,10 +15,13 @@ export type GetArgs =
   | { readonly form: 'types'; readonly types: string; readonly names: readonly string[] }
   | { readonly form: 'type-name'; readonly tuples: ReadonlyArray<{ readonly type: string; readonly name: string }> };
 
-/** kubectl's SplitResourceArgument: split at commas, drop empties and repeats. */
+/**
+ * kubectl's SplitResourceArgument: split at commas, drop repeats. Empty names are kept, as kubectl
+ * keeps them (`get pods,` fails with `the server doesn't have a resource type ""`).
+ */
 export function splitResourceArgument(arg: string): string[] {
   const out: string[] = [];
-  for (const s of arg.split(',')) if (s && !out.includes(s)) out.push(s);
+  for (const s of arg.split(',')) if (!out.includes(s)) out.push(s);
   return out;
 }
 
@@ -103,8 +106,8 @@ async function expandCategories(arg: string, mapper: RESTMapper): Promise<TypeRe
   const out: TypeRef[] = [];
   const seen = new Set<string>();
   for (const part of arg.split(',')) {
-    if (!part) continue;
-    const members = await mapper.expandCategory(part);
+    // An empty name (`get pods,`) is kept, as kubectl keeps it, and fails in its turn (resolveType).
+    const members = part ? await mapper.expandCategory(part) : undefined;
     for (const type of members ?? [part]) {
       if (seen.has(type)) continue;
       seen.add(type);
@@ -119,6 +122,7 @@ async function expandCategories(arg: string, mapper: RESTMapper): Promise<TypeRe
  * mapper refetch discovery, so a category a CRD created a moment ago is found (kubectl misses it).
  */
 async function resolveType(ref: TypeRef, mapper: RESTMapper): Promise<Array<{ mapping: ResourceMapping; arg: string }>> {
+  if (ref.type === '') throw new NoResourceMatchError('', ''); // kubectl: the server doesn't have a resource type ""
   try {
     return [{ mapping: await mapper.resourceFor(ref.type), arg: ref.type }];
   } catch (e) {

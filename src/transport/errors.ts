@@ -70,6 +70,13 @@ export function toConnectionError(e: unknown, host: string, what: string): KdynE
     return unable('http: server gave HTTP response to HTTPS client');
   }
   if (code.startsWith('ERR_SSL_') || code === 'EPROTO') return unable(`tls: ${msg.replace(/^.*?:error:[0-9A-F]+:/i, '')}`);
+  if (code === 'ERR_TOO_MANY_1XX') return unable('net/http: HTTP/1.x transport connection broken: net/http: too many 1xx informational responses');
+  // A malformed chunked body (Go: `invalid byte in chunk length`, `malformed chunked encoding`), worded
+  // as client-go's request.go reports a body it could not read.
+  if (code === 'HPE_INVALID_CHUNK_SIZE' || code === 'HPE_LF_EXPECTED' || code === 'HPE_STRICT') {
+    const detail = code === 'HPE_INVALID_CHUNK_SIZE' ? 'invalid byte in chunk length' : 'malformed chunked encoding';
+    return new KdynError(`unexpected error when reading response body. Please retry. Original error: ${detail}`, { cause: e });
+  }
   if (code.startsWith('HPE_')) {
     return unable(`net/http: HTTP/1.x transport connection broken: malformed HTTP response from ${host} (${code})`);
   }
@@ -77,6 +84,29 @@ export function toConnectionError(e: unknown, host: string, what: string): KdynE
   if (code === 'ECONNRESET' || msg === 'socket hang up') return unable(`the connection to ${host} was closed by the server before the response to ${what} was complete (EOF)`);
   if (code === 'EPROXY') return unable(msg);
   return unable(msg || String(e));
+}
+
+/** A response body larger than the request's `maxBodyBytes` (discovery documents). */
+export class ResponseTooLargeError extends KdynError {
+  constructor(what: string, limit: number) {
+    super(`the server's response to ${what} is larger than ${formatBytes(limit)}, kdyn's limit for it; not reading further`);
+  }
+}
+
+function formatBytes(n: number): string {
+  return n % 2 ** 20 === 0 ? `${n / 2 ** 20} MiB` : `${n} bytes`;
+}
+
+/** Go's time.Duration.String() for whole milliseconds (`32s`, `1m0s`, `1.5s`, `500ms`): kubectl's `?timeout=`. */
+export function goDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1000;
+  const sec = `${String(s)}s`;
+  if (h > 0) return `${h}h${m}m${sec}`;
+  if (m > 0) return `${m}m${sec}`;
+  return sec;
 }
 
 export function formatMs(ms: number): string {

@@ -13,7 +13,7 @@ import { createDialer } from './dial.js';
 import { ConnectionPool } from './pool.js';
 import { statusText } from './status-text.js';
 import { exchange as wireExchange, truncated, type WireResponse } from './wire.js';
-import { RequestTimeoutError, isRetriableNetworkError, toConnectionError } from './errors.js';
+import { RequestTimeoutError, ResponseTooLargeError, goDuration, isRetriableNetworkError, toConnectionError } from './errors.js';
 import { proxyDisplay, selectProxy, type ProxyChoice } from './proxy.js';
 import { retryDelay, type RetryPolicy, DEFAULT_RETRY } from './retry.js';
 import type { RequestOptions, Response, StreamResponse, Transport } from './types.js';
@@ -84,9 +84,15 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
     return h;
   };
 
+  /** The request's time limit: its own, else `--request-timeout`, else its fallback (discovery: 32 s). */
+  const timeoutOf = (o: RequestOptions): number => o.timeoutMs ?? (opts.timeoutMs || o.fallbackTimeoutMs || 0);
+
   const urlFor = (o: RequestOptions): string => {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) qs.append(k, String(v));
+    // client-go sends a request's timeout to the server too (request.go URL(): `?timeout=32s`).
+    const timeoutMs = timeoutOf(o);
+    if (timeoutMs > 0 && !qs.has('timeout')) qs.append('timeout', goDuration(timeoutMs));
     const q = qs.toString();
     return `${server}${o.path.startsWith('/') ? '' : '/'}${o.path}${q ? `?${q}` : ''}`;
   };
@@ -99,7 +105,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
     const via = p.absoluteTarget;
     if (via) Object.assign(headers, proxyAuthHeader(via));
     if (logger.enabled(7)) logHeaders(logger, 'Request Headers:', headers);
-    const timeoutMs = o.timeoutMs ?? opts.timeoutMs;
+    const timeoutMs = timeoutOf(o);
     const timer = new AbortController();
     const started = clock.now();
     return new Promise<Sent>((resolve, reject) => {
@@ -206,7 +212,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
     for (let attempt = 0; ; attempt++) {
       const sent = await exchange(o);
       try {
-        const body = await readBody(sent.res);
+        const body = await readBody(sent.res, o.maxBodyBytes, o.path);
         sent.done();
         return { status: sent.res.statusCode, headers: sent.res.headers, body, url: sent.url };
       } catch (e) {
@@ -257,12 +263,28 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
   };
 }
 
-function readBody(res: WireResponse): Promise<Buffer> {
+/** The whole body; `max` bytes at most (else ResponseTooLargeError, and the connection is closed). */
+function readBody(res: WireResponse, max: number | undefined, what: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const failed = (e: NodeJS.ErrnoException) => reject(e.message === 'aborted' ? truncated() : e);
+    // The body may have failed before this listener was attached (a malformed chunk in the same
+    // read as the headers): its 'error' event is gone, but the stream remembers it.
+    if (res.errored) return failed(res.errored);
+    if (res.destroyed) return reject(truncated());
+    const tooLarge = () => {
+      res.destroy();
+      reject(new ResponseTooLargeError(what, max!));
+    };
+    if (max !== undefined && Number(header(res.headers['content-length']) ?? 0) > max) return tooLarge();
     const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    res.on('data', (c: Buffer) => {
+      size += c.length;
+      if (max !== undefined && size > max) return tooLarge();
+      chunks.push(c);
+    });
     res.on('end', () => (res.complete ? resolve(Buffer.concat(chunks)) : reject(truncated())));
-    res.on('error', (e: NodeJS.ErrnoException) => reject(e.message === 'aborted' ? truncated() : e));
+    res.on('error', failed);
   });
 }
 

@@ -13,6 +13,13 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides `--request-timeout` for this request (ms, 0 = none). Watches pass 0. */
   timeoutMs?: number;
+  /**
+   * The time limit when neither `timeoutMs` nor `--request-timeout` gives one (ms): discovery's 32 s,
+   * as kubectl. Whatever limit applies is also sent as `?timeout=` (Go duration), as client-go does.
+   */
+  fallbackTimeoutMs?: number;
+  /** The largest body `request` reads (bytes); a larger one fails with ResponseTooLargeError. */
+  maxBodyBytes?: number;
 }
 
 export interface Response {

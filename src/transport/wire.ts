@@ -31,6 +31,8 @@ export interface WireResponse extends Readable {
 
 /** Largest response head accepted (node:http's default is 16 KiB; Go's 1 MiB; API servers send little). */
 const MAX_HEAD = 64 * 1024;
+/** Interim (1xx) responses accepted before the final one: Go's net/http transport allows 5. */
+export const MAX_INTERIM_RESPONSES = 5;
 const HTTP_PREFIX = Buffer.from('HTTP/');
 
 /**
@@ -45,6 +47,7 @@ export function exchange(socket: Socket, req: WireRequest, onDone: (reusable: bo
     let framing: Framing | undefined;
     let finished = false;
     let keepAlive = true;
+    let interim = 0;
 
     const finish = (reusable: boolean) => {
       if (finished) return;
@@ -79,7 +82,9 @@ export function exchange(socket: Socket, req: WireRequest, onDone: (reusable: bo
           const parsed = parseHead(head.subarray(0, end).toString('latin1'));
           const rest = head.subarray(end + 4);
           if (parsed.status < 200) {
-            // 100 Continue and other interim responses: skip, read the next head.
+            // 100 Continue and other interim responses: skip, read the next head (a bounded number,
+            // as Go's transport: a server sending them forever would otherwise be read forever).
+            if (++interim > MAX_INTERIM_RESPONSES) throw parseError('ERR_TOO_MANY_1XX', 'too many 1xx informational responses');
             head = Buffer.alloc(0);
             if (rest.length) onData(rest);
             return;

@@ -216,7 +216,7 @@ describe('not found, empty, unknown', () => {
 
   test('usage errors', async () => {
     const noArgs = await env.kdyn(['get']);
-    assert.equal(noArgs.code, 1);
+    assert.equal(noArgs.code, 2); // a usage error found before any request (kubectl: 1)
     assert.match(noArgs.err, /Required resource not specified/);
     const sel = await env.kdyn(['get', 'cm', 'x', '-l', 'a=b']);
     assert.match(sel.err, /name cannot be provided when a selector is specified/);

@@ -104,11 +104,11 @@ describe('kdyn version', () => {
       s.faults.add({ path: '/version', status: 200, body: '<html>captive portal</html>', headers: { 'content-type': 'text/html' }, times: 1 });
       const r = await kdyn(['version', '--kubeconfig', kc], home);
       assert.equal(r.code, 1);
-      assert.match(r.err, /^error: the server's response to https:\/\/127\.0\.0\.1:\d+\/version \(HTTP 200\) could not be decoded as JSON: [^\n]*\n$/);
+      assert.match(r.err, /^error: the server's response to https:\/\/127\.0\.0\.1:\d+\/version\?timeout=32s \(HTTP 200\) could not be decoded as JSON: [^\n]*\n$/);
       s.faults.add({ path: '/version', status: 200, body: '{"kind":"Pod"}', times: 1 });
       const r2 = await kdyn(['version', '--kubeconfig', kc], home);
       assert.equal(r2.code, 1);
-      assert.match(r2.err, /^error: the server's answer to https:\/\/127\.0\.0\.1:\d+\/version is not version information \(no gitVersion\)\n$/);
+      assert.match(r2.err, /^error: the server's answer to https:\/\/127\.0\.0\.1:\d+\/version\?timeout=32s is not version information \(no gitVersion\)\n$/);
     } finally {
       s.faults.clear();
     }
@@ -127,7 +127,7 @@ describe('kdyn version', () => {
     assert.equal(r.code, 0);
     const lines = r.err.split('\n').filter((l) => / in \d+ milliseconds$/.test(l));
     assert.equal(lines.length, 1, r.err);
-    assert.match(lines[0]!, new RegExp(`round_trippers\\.go:\\d+\\] GET ${s.url.replace(/\./g, '\\.')}/version 200 OK in \\d+ milliseconds$`));
+    assert.match(lines[0]!, new RegExp(`round_trippers\\.go:\\d+\\] GET ${s.url.replace(/\./g, '\\.')}/version\\?timeout=32s 200 OK in \\d+ milliseconds$`));
     assert.ok(!r.err.includes(s.token));
     const r8 = await kdyn(['version', '--kubeconfig', kc, '-v=8'], home);
     assert.match(r8.err, /Authorization: Bearer <masked>/);

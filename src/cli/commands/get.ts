@@ -10,7 +10,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { KdynError, StatusError } from '../../core/errors.js';
+import { KdynError, StatusError, UsageError } from '../../core/errors.js';
 import { gvrString, sameGVR } from '../../core/gvk.js';
 import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
 import type { GetRequest, RESTMapper, ResourceMapping } from '../../restmapper/types.js';
@@ -39,6 +39,8 @@ export interface GetOptions {
 export function readOptions(flags: ParsedArgs['flags']): GetOptions {
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   const chunk = typeof flags['chunk-size'] === 'number' ? flags['chunk-size'] : 500;
+  // kubectl sends a negative limit and the server answers 400; kdyn refuses it before any request.
+  if (chunk < 0 || !Number.isInteger(chunk)) throw new UsageError(`invalid argument "${chunk}" for "--chunk-size" flag: must be a non-negative integer`);
   return {
     format: parseOutputFormat(withTemplate(str(flags.output), str(flags.template))),
     allNamespaces: flags['all-namespaces'] === true,
@@ -92,6 +94,15 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   let sorter: Sorter | undefined;
   if (opts.sortBy) sorter = (await import('../../printers/sort.js')).createSorter(opts.sortBy);
   const template = await readTemplate(opts.format, io);
+  if (opts.format.type === 'jsonpath') {
+    // A template that does not parse is a usage error, found before any request.
+    const { compileJSONPath, JSONPathError } = await import('../../printers/jsonpath.js');
+    try {
+      compileJSONPath(template ?? '');
+    } catch (e) {
+      throw e instanceof JSONPathError ? new UsageError(e.message) : e;
+    }
+  }
 
   // Load the printing half while the mapper reads discovery (a failed import surfaces where awaited).
   const runner = opts.format.type === 'table' ? import('./get-table.js') : import('./get-objects.js');

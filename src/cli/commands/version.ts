@@ -60,7 +60,8 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
 
 async function fetchServerVersion(ctx: Context): Promise<VersionInfo> {
   const [transport, { ensureOk, jsonBody }] = await Promise.all([ctx.transport(), import('../../transport/status.js')]);
-  const res = ensureOk(await transport.request({ path: '/version', headers: { Accept: 'application/json, */*' } }));
+  // kubectl asks through its discovery client: the same 32 s limit, sent as `?timeout=32s`.
+  const res = ensureOk(await transport.request({ path: '/version', headers: { Accept: 'application/json, */*' }, fallbackTimeoutMs: ctx.discoveryTimeoutMs }));
   const info = jsonBody<VersionInfo>(res);
   if (!info || typeof info !== 'object' || typeof info.gitVersion !== 'string') {
     throw new KdynError(`the server's answer to ${res.url} is not version information (no gitVersion)`);

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSorter, naturalLess, parseQuantity } from '../../../src/printers/sort.js';
+import { createSorter, goStringLess, parseQuantity } from '../../../src/printers/sort.js';
 import { loadExchange } from '../../support/exchanges.js';
 import type { Table, Unstructured } from '../../../src/dynamic/types.js';
 
-test('naturalLess orders digit runs numerically (fvbommel/sortorder)', () => {
-  const names = ['cm10', 'cm2', 'cm1', 'cm01', 'a', 'cm', '10', '9'];
-  assert.deepEqual([...names].sort((a, b) => (naturalLess(a, b) ? -1 : naturalLess(b, a) ? 1 : 0)), ['9', '10', 'a', 'cm', 'cm1', 'cm01', 'cm2', 'cm10']);
+test('goStringLess is Go\'s bytewise string order (kubectl v1.32), not natural order', () => {
+  const names = ['cm10', 'cm2', 'cm1', 'cm01', 'a', 'cm', '10', '9', '\u{1F600}', '\uff01'];
+  assert.deepEqual([...names].sort((a, b) => (goStringLess(a, b) ? -1 : goStringLess(b, a) ? 1 : 0)), ['10', '9', 'a', 'cm', 'cm01', 'cm1', 'cm10', 'cm2', '\uff01', '\u{1F600}']);
 });
 
 test('parseQuantity', () => {

@@ -52,12 +52,12 @@ describe('parseGetArgs (pure)', () => {
       [['pods,svc/a'], /^arguments in resource\/name form must have a single resource and name$/],
     ];
     for (const [args, message] of cases) {
-      assert.throws(() => parseGetArgs(args), (e: unknown) => e instanceof ResourceArgumentError && message.test(e.message) && e.exitCode === 1, args.join(' '));
+      assert.throws(() => parseGetArgs(args), (e: unknown) => e instanceof ResourceArgumentError && message.test(e.message) && e.exitCode === 2, args.join(' '));
     }
   });
 
-  test('splitResourceArgument drops empties and repeats, keeping order', () => {
-    assert.deepEqual(splitResourceArgument('b,a,,b,c,'), ['b', 'a', 'c']);
+  test('splitResourceArgument drops repeats, keeping order and (as kubectl) one empty name', () => {
+    assert.deepEqual(splitResourceArgument('b,a,,b,c,'), ['b', 'a', '', 'c']);
   });
 });
 

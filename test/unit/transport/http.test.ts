@@ -121,7 +121,7 @@ describe('errors', () => {
     const p = t.request({ path: '/healthz' });
     while (clock.pending === 0) await new Promise((r) => setImmediate(r));
     clock.advance(1000);
-    await assert.rejects(p, { message: /^Unable to connect to the server: net\/http: request canceled \(Client\.Timeout exceeded after 1s on GET https:\/\/127\.0\.0\.1:\d+\/healthz; see --request-timeout\)$/ });
+    await assert.rejects(p, { message: /^Unable to connect to the server: net\/http: request canceled \(Client\.Timeout exceeded after 1s on GET https:\/\/127\.0\.0\.1:\d+\/healthz\?timeout=1s; see --request-timeout\)$/ });
     t.close();
   });
 
