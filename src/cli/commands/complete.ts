@@ -7,7 +7,7 @@
  */
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
-import { memoryIO, type IO } from '../../core/io.js';
+import type { IO } from '../../core/io.js';
 
 /** How long `names` may take (the TAB press waits for it). */
 export const NAMES_TIMEOUT_MS = 1000;
@@ -43,10 +43,11 @@ async function contexts(args: ParsedArgs, io: IO): Promise<string> {
 /** `kdyn get TYPE -o go-template=...` into memory: all names, or nothing on any error. */
 async function names(args: ParsedArgs, ctx: Context, type: string): Promise<string> {
   const get = await import('./get.js');
-  const out = memoryIO(ctx.io.env, ctx.io.cwd);
+  let text = '';
+  const out: IO = { ...ctx.io, stdout: { write: (s: string) => (text += s) }, stderr: { write: () => true } };
   const flags = { ...args.flags, output: NAMES_TEMPLATE, 'chunk-size': 500 };
   const code = await get.run({ command: 'get', args: [type], flags, explicit: new Set(['output']) }, ctx, out);
-  return code === 0 ? out.out() : '';
+  return code === 0 ? text : '';
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
