@@ -7,7 +7,7 @@
 // under a running test; a failing file is reported and the rest still built.
 import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync, renameSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,10 +27,22 @@ const stringWidthShim = {
   },
 };
 
-// Built-in modules that cost milliseconds to load and that most runs never touch (exec plugins'
-// child_process, crypto for temp-file names, fs/promises, ...): a chunk that imports one gets a
-// proxy that requires the module on first property access. Measured unloaded: crypto ~3.5 ms,
-// child_process ~3 ms, fs/promises ~1.3 ms, tty ~2.7 ms.
+// Lazy built-ins. Built-in modules that cost milliseconds to load and that most runs never touch
+// (exec plugins' child_process, crypto for temp-file names, fs/promises, ...): in a dist/cli file,
+// each `require("<built-in>")` esbuild emitted is rewritten to `__kdynLazy("<built-in>")`, a Proxy
+// that requires the module on first property access. Measured unloaded: crypto ~3.5 ms,
+// child_process ~3 ms, fs/promises ~1.3 ms, tty ~2.7 ms. (Neither Node nor esbuild offers this.)
+// What it relies on, and what breaks if that changes:
+// - esbuild's CommonJS output spells these imports exactly `require("id")` and reads them by
+//   property (`(0, import_x.spawn)(...)`): a new spelling leaves them unmatched, so they load
+//   eagerly again (slower, still correct). A namespace or default import goes through esbuild's
+//   __toESM, which lists the proxy's keys at once and so loads the module: import names only.
+// - The proxy stands in for the module object: a function read from it is Node's own, but code that
+//   compares module objects (`m === require('crypto')`) or assigns to a built-in's properties sees
+//   the proxy. If Node starts loading a listed built-in during its own bootstrap, or a new built-in
+//   becomes costly, only the list is out of date (a speed matter, not a failure).
+// test/e2e/startup-mechanisms.test.ts fails if bin.js still requires a listed built-in directly,
+// or if `kdyn get` loads child_process or fs/promises; the exec-plugin e2e tests use the proxy for real.
 const LAZY_BUILTINS = /\brequire\("((?:node:)?(?:child_process|crypto|zlib|readline|tty|dns|worker_threads|fs\/promises|v8|vm|perf_hooks))"\)/g;
 const LAZY_PRELUDE =
   'var __kdynLazy=(id)=>{let m;const l=()=>m??=require(id);return new Proxy({},{get:(_,k)=>l()[k],has:(_,k)=>k in l(),' +
@@ -165,13 +177,6 @@ async function buildCli() {
   }
   mkdirSync(join(root, 'build'), { recursive: true });
   writeFileSync(join(root, 'build/cli-meta.json'), JSON.stringify(main.metafile));
-  // The split chunks of earlier builds (dist/cli/chunks) are removed once they are 10 minutes old,
-  // so a kdyn process started before this build can still finish.
-  const chunkDir = join(outdir, 'chunks');
-  for (const name of existsSync(chunkDir) ? readdirSync(chunkDir) : []) {
-    const p = join(chunkDir, name);
-    if (Date.now() - statSync(p).mtimeMs > 10 * 60_000) rmSync(p, { force: true });
-  }
 }
 
 function* walk(dir) {

@@ -9,14 +9,9 @@ export { connect, type ConnectOptions, type Connection } from './dynamic/connect
 // The dynamic client.
 export { DynamicClient, ResourceClient, TABLE_ACCEPT, JSON_ACCEPT, normalizeList, parseWarningHeaders } from './dynamic/client.js';
 export type { DynamicClientOptions, ResourceScope } from './dynamic/client.js';
+export type { Unstructured, UnstructuredList, ObjectMeta, ListMeta } from './core/unstructured.js';
+export type { Table, TableColumnDefinition, TableRow } from './core/table.js';
 export type {
-  Unstructured,
-  UnstructuredList,
-  ObjectMeta,
-  ListMeta,
-  Table,
-  TableColumnDefinition,
-  TableRow,
   IncludeObject,
   RequestBaseOptions,
   GetOptions,
@@ -33,12 +28,13 @@ export { PATCH_CONTENT_TYPES } from './dynamic/types.js';
 export { resourcePath, pathSegmentProblem, InvalidPathSegmentError, type ResourcePath } from './dynamic/url.js';
 
 // Resolving names (`crontabs`, `ct`, `deploy.apps`, `Pod`) and kinds to resources.
-export { DeferredRESTMapper, staticDiscovery, type DeferredRESTMapperOptions } from './restmapper/deferred.js';
+export { DeferredRESTMapper, type DeferredRESTMapperOptions } from './restmapper/deferred.js';
 export type { RESTMapper, ResourceMapping, Resolution } from './restmapper/types.js';
 export { NoResourceMatchError, NoKindMatchError, AmbiguousResourceError } from './restmapper/errors.js';
 
 // Discovery (cached on disk, shared with kubectl's ~/.kube/cache layout).
 export { createCachedDiscovery, type CachedDiscoveryOptions, type DiskCachedDiscovery } from './discovery/cached.js';
+export { staticDiscovery } from './discovery/static.js';
 export type { APIResource, APIGroup, CachedDiscovery, DiscoverySnapshot, DiscoveryFailure } from './discovery/types.js';
 
 // Configuration and transport.

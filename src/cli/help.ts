@@ -64,7 +64,7 @@ function addFlags(y: Y, flags: readonly FlagSpec[], group: string): Y {
   const names: string[] = [];
   for (const f of flags) {
     if (f.hidden || f.name === 'help' || f.name === 'version') continue;
-    const opt: Record<string, unknown> = { describe: f.describe, type: yargsType(f), hidden: false };
+    const opt: Record<string, unknown> = { describe: f.describe, type: f.type, hidden: false };
     if (f.short && f.short !== f.name) opt.alias = f.short;
     if (f.default !== undefined && !(f.type === 'boolean' && f.default === false)) opt.default = f.default;
     if (f.choices) opt.choices = [...f.choices];
@@ -73,10 +73,6 @@ function addFlags(y: Y, flags: readonly FlagSpec[], group: string): Y {
   }
   if (group === 'Global Flags:') names.push('help', 'version');
   return y.group(names, group);
-}
-
-function yargsType(f: FlagSpec): 'string' | 'boolean' | 'number' | 'array' {
-  return f.type;
 }
 
 function describeOf(name: string): string {

@@ -181,5 +181,3 @@ function unknownCommand(name: string): string {
   const close = COMMANDS.filter((c) => !c.hidden).map((c) => c.name).filter((c) => editDistance(c, name) <= 2 || c.startsWith(name));
   return `unknown command "${name}" for "kdyn"` + (close.length ? `. Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '');
 }
-
-export { editDistance };

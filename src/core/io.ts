@@ -13,17 +13,3 @@ export interface IO {
   env: Record<string, string | undefined>;
   cwd: string;
 }
-
-/** In-memory IO for tests. */
-export function memoryIO(env: Record<string, string | undefined> = {}, cwd = process.cwd()): IO & { out(): string; err(): string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (s: string) => { out += s; return true; } },
-    stderr: { write: (s: string) => { err += s; return true; } },
-    env,
-    cwd,
-    out: () => out,
-    err: () => err,
-  };
-}

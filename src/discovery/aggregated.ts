@@ -7,6 +7,7 @@
  * - a subresource becomes `parent/sub` with the parent's singular name and scope.
  */
 import type { APIGroup, APIResource, DiscoveryFailure, DiscoverySnapshot } from './types.js';
+import { isObject, str, strings } from '../core/guards.js';
 
 /** kubectl's Accept header for aggregated discovery (v2, then v2beta1, then plain JSON). */
 export const AGGREGATED_ACCEPT =
@@ -131,14 +132,4 @@ function setKindGV(r: APIResource, rk: Record<string, unknown>): void {
     r.kindGroup = g || r.group;
     r.kindVersion = v || r.version;
   }
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-function str(x: unknown): string {
-  return typeof x === 'string' ? x : '';
-}
-function strings(x: unknown): string[] {
-  return Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
 }

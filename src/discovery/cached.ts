@@ -1,14 +1,51 @@
 /**
- * CachedDiscovery: the disk cache shared with kubectl in front of live discovery.
+ * The discovery cache: kubectl's disk cache, shared with kubectl, plus kdyn's own combined file, in
+ * front of live discovery (client.ts). This comment is the map of the whole cache.
  *
- * Reads, cheapest first: the in-process snapshot; kdyn's combined file (one read, unless kubectl's
- * servergroups.json is newer than it, in which case kubectl's files are read instead; `lookup()` takes
- * only the groups its index lists for one name, under the same rules); then the server,
- * revalidating aggregated documents with If-None-Match (a 304 renews the cache without a download).
- * Fresh answers are written in kubectl's layout and then to the combined file, in the background:
- * `flush()` waits for them. With `writeBehind` (the CLI), an answer that needs more layout files than
- * its threshold is written only to the combined file and a detached process writes kubectl's files
- * (see write-behind.ts). TTL is judged by file mtime against the injected clock.
+ * Two formats of the same answer, under a cache root (`--cache-dir`, else $KUBECACHEDIR, else
+ * ~/.kube/cache; cache-dir.ts), one directory per server:
+ * 1. kubectl's layout (layout.ts), `<root>/discovery/<host>/`: servergroups.json plus one
+ *    `<group>/<version>/serverresources.json` per group-version. kubectl reads and writes it; kdyn
+ *    writes it too, so the two tools share one cache.
+ * 2. kdyn's combined file (combined.ts), `<root>/kdyn/<host>/discovery.json`: the whole answer in one
+ *    file (a header line with the aggregated documents' ETags and a lookup index, then a line per
+ *    group), so a warm run reads one file, or only the lines of the groups a name needs. Only kdyn
+ *    reads or writes it.
+ *
+ * Terms used below and in the code:
+ * - within the TTL (`withinTtl`): a file's mtime is less than `ttlMs` before the injected clock's now;
+ * - layout newer (`layoutNewer`): servergroups.json is newer than the combined file, so kubectl
+ *   rewrote its files after kdyn last wrote: kubectl's layout is the newer answer;
+ * - `fresh()` (client-go's Fresh()) is NOT about the TTL: it says everything in the last snapshot was
+ *   fetched from the server during this process (the RESTMapper refetches on a miss only when not).
+ *
+ * Which answers `snapshot()` (the first that applies):
+ * - the snapshot already taken in this process, until `invalidate()`;
+ * - the combined file, when it is within the TTL and not layout-newer (group-versions that had failed
+ *   when it was written are fetched again: errors are never cached);
+ * - kubectl's layout, when there is no valid combined file or the layout is newer, and servergroups.json
+ *   is within the TTL (group-versions whose files are missing or expired are fetched);
+ * - the server otherwise (also after `invalidate()`), revalidating aggregated documents with the
+ *   combined file's ETags (If-None-Match): a 304 costs no download. An expired combined file that is
+ *   not layout-newer goes to the server, not to the layout (which is then at least as old).
+ * `lookup(token)` reads the combined file only, under the same TTL and layout-newer rules, and only
+ * the groups its index lists for the token. `snapshot({ cachedOnly: true })` (`--cached`) ignores the
+ * TTL: the combined file unless the layout is newer, else the layout, else an error; never the server.
+ *
+ * Who writes what. kdyn writes after the answer is returned, on a macrotask, chained (`later()`;
+ * `flush()` waits), never an empty answer, and every file atomically (disk.ts: temp file, rename):
+ * - after a server answer (`writeFetched`): kubectl's layout, then the combined file, so the combined
+ *   file is never older than the layout it summarises. With `writeBehind` (the CLI) and more layout
+ *   files than its threshold: only the combined file, dated in whole seconds, then a detached process
+ *   (cli/layout-writer.ts, write-behind.ts) writes the layout from it, each file dated with the
+ *   combined file's mtime, so kdyn's own layout files never count as layout-newer;
+ * - after a 304 for both documents (`renewAfterNotModified`): both files' mtimes move to now
+ *   (servergroups.json first); if the layout is newer, only the combined file is rewritten (kubectl's
+ *   files stay); if kubectl's files are gone, both are written;
+ * - after an answer from kubectl's layout, or from the combined file with gaps filled (`writeSummary`):
+ *   the group-versions fetched to fill gaps into the layout, then the combined file as a summary,
+ *   dated as the data it holds (servergroups.json's mtime, or its own old one), not as now;
+ * - kubectl writes only its layout (and reads only its layout).
  */
 import { KdynError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
@@ -19,7 +56,7 @@ import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
 import { DiskStore } from './disk.js';
 import { combinedSnapshot, formatCombined, indexedSnapshot, parseCombined, type CombinedCache } from './combined.js';
 import { layoutFiles, readLayout, writeLayout } from './layout.js';
-import { wholeSeconds, type WriteBehind } from './write-behind.js';
+import { DEFAULT_WRITE_BEHIND_THRESHOLD, wholeSeconds, type WriteBehind } from './write-behind.js';
 
 export { DEFAULT_WRITE_BEHIND_THRESHOLD, type WriteBehind, type WriteBehindJob } from './write-behind.js';
 import { DEFAULT_CONCURRENCY, fetchDiscovery, fetchGroupVersions, merge, type AggregatedDoc, type DiscoveryLimits } from './client.js';
@@ -50,30 +87,35 @@ export interface DiskCachedDiscovery extends CachedDiscovery {
   paths(): Promise<CachePaths | undefined>;
 }
 
-interface CacheState {
-  combined?: CombinedCache;
-  combinedMtimeMs?: number;
-  /** True when the combined file is superseded by newer kubectl-layout files. */
-  superseded: boolean;
-}
-
-interface RawCombined {
-  /** The file's text; parsed by combined.ts, whole or only the lines a lookup needs. */
+/** The combined file as read: its text (parsed by combined.ts, whole or only the lines a lookup needs). */
+interface CombinedRead {
   text: string;
   mtimeMs: number;
-  superseded: boolean;
+  /** servergroups.json is newer than the combined file: kubectl rewrote its files since (see the top). */
+  layoutNewer: boolean;
 }
+
+/** The combined file, parsed and validated (`combined` undefined when missing or invalid). */
+interface CombinedState {
+  combined?: CombinedCache;
+  mtimeMs?: number;
+  layoutNewer: boolean;
+}
+
+type Location = { paths: CachePaths; store: DiskStore };
 
 export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedDiscovery {
   const { transport, server, clock, logger, ttlMs } = opts;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   let memo: DiscoverySnapshot | undefined;
+  /** What fresh() reports: the last snapshot came from the server in this process. */
   let fromServer = false;
   let invalidated = false;
   let inflight: Promise<DiscoverySnapshot> | undefined;
   let writes: Promise<void> = Promise.resolve();
-  let pathsP: Promise<{ paths: CachePaths; store: DiskStore } | undefined> | undefined;
-  let preread: Promise<RawCombined | undefined> | undefined;
+  let pathsP: Promise<Location | undefined> | undefined;
+  /** The combined file read by lookup(), kept for the snapshot() that usually follows (read once). */
+  let preread: Promise<CombinedRead | undefined> | undefined;
 
   const location = () =>
     (pathsP ??= resolveCacheRoot({ cacheDir: opts.cacheDir, env: opts.env }).then(
@@ -88,28 +130,19 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
       () => undefined,
     ));
 
-  const isFresh = (mtimeMs: number) => ttlMs > 0 && clock.now() - mtimeMs < ttlMs;
+  const withinTtl = (mtimeMs: number) => ttlMs > 0 && clock.now() - mtimeMs < ttlMs;
 
-  /** The combined file, JSON-parsed but not validated, and servergroups.json's mtime. */
-  async function readRaw(store: DiskStore, paths: CachePaths): Promise<RawCombined | undefined> {
+  async function readCombinedFile({ store, paths }: Location): Promise<CombinedRead | undefined> {
     const [file, sgMtime] = await Promise.all([store.read(paths.combinedFile), store.mtime(paths.serverGroupsFile)]);
-    if (!file) return undefined;
-    try {
-      // kubectl may have rewritten its files since kdyn summarised them: then they win.
-      return { text: file.text, mtimeMs: file.mtimeMs, superseded: sgMtime !== undefined && sgMtime > file.mtimeMs };
-    } catch {
-      return undefined; // corrupt or truncated
-    }
+    return file && { text: file.text, mtimeMs: file.mtimeMs, layoutNewer: sgMtime !== undefined && sgMtime > file.mtimeMs };
   }
 
-  async function readCombined(store: DiskStore, paths: CachePaths): Promise<CacheState> {
-    // A read made by lookup() moments ago is used once instead of reading the file again.
+  async function combinedState(loc: Location): Promise<CombinedState> {
     const pre = preread;
     preread = undefined;
-    const raw = await (pre ?? readRaw(store, paths));
-    const combined = raw && parseCombined(raw.text, server);
-    if (!raw || !combined) return { superseded: false };
-    return { combined, combinedMtimeMs: raw.mtimeMs, superseded: raw.superseded };
+    const read = await (pre ?? readCombinedFile(loc));
+    const combined = read && parseCombined(read.text, server);
+    return read && combined ? { combined, mtimeMs: read.mtimeMs, layoutNewer: read.layoutNewer } : { layoutNewer: false };
   }
 
   /** Runs cache writes after the current output: on a macrotask, chained, errors logged (never thrown). */
@@ -122,14 +155,14 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     );
   }
 
-  /** Writes kubectl's layout, then the combined file (so it is never older than what it summarises). */
-  function persist(loc: { paths: CachePaths; store: DiskStore }, combined: CombinedCache, previous: DiscoverySnapshot | undefined): void {
+  /** After a server answer: kubectl's layout, then the combined file (or the combined file and the layout behind). */
+  function writeFetched(loc: Location, combined: CombinedCache, previous: DiscoverySnapshot | undefined): void {
     const snap = combinedSnapshot(combined);
     if (snap.resources.size === 0) return; // empty answers are never cached
     later(async () => {
       const files = layoutFiles(loc.paths.kubectlDir, snap, previous);
       const wb = opts.writeBehind;
-      if (wb && files.length > wb.threshold) {
+      if (wb && files.length > (wb.threshold ?? DEFAULT_WRITE_BEHIND_THRESHOLD)) {
         // Combined file first (the next kdyn run is warm at once), dated in whole seconds so the
         // layout files written from it can carry exactly its mtime; then kubectl's files, behind.
         if (loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined), wholeSeconds(clock.now()))) {
@@ -143,11 +176,12 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
   }
 
   /**
-   * Summarises fresh kubectl-layout files into the combined file, dated like servergroups.json so the
-   * data does not look younger than it is. Group-versions fetched to fill gaps are written to the layout.
+   * After an answer read from kubectl's layout, or from the combined file with gaps filled: the fetched
+   * group-versions into the layout, and the combined file as a summary dated `mtimeMs` (the data is
+   * not younger than that). Not written while a group-version still fails.
    */
-  function summarise(loc: { paths: CachePaths; store: DiskStore }, combined: CombinedCache, before: DiscoverySnapshot, mtimeMs: number): void {
-    const snap = combinedSnapshot(combined);
+  function writeSummary(loc: Location, snap: DiscoverySnapshot, before: DiscoverySnapshot, mtimeMs: number): void {
+    const combined: CombinedCache = { mode: 'legacy', server, snapshot: snap };
     later(async () => {
       if (snap.resources.size > before.resources.size) {
         writeLayout(loc.store, loc.paths.kubectlDir, snap, before, false);
@@ -158,8 +192,17 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     });
   }
 
-  /** A 304 for both documents: renew servergroups.json and the combined file (same mtime, in that order). */
-  function renew(loc: { paths: CachePaths; store: DiskStore }): void {
+  /** After a 304 for both aggregated documents. */
+  async function renewAfterNotModified(loc: Location, state: CombinedState, combined: CombinedCache): Promise<void> {
+    if (state.layoutNewer) {
+      // kubectl's newer files stay; kdyn's file catches up.
+      later(async () => loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined)));
+      return;
+    }
+    if ((await loc.store.mtime(loc.paths.serverGroupsFile)) === undefined) {
+      writeFetched(loc, combined, undefined); // kubectl's files were removed
+      return;
+    }
     const t = clock.now();
     later(async () => {
       await loc.store.touch(loc.paths.serverGroupsFile, t);
@@ -167,12 +210,85 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     });
   }
 
+  /** Fetches the group-versions `snap` lists without resources; returns what it held before. */
+  async function fillGaps(snap: DiscoverySnapshot): Promise<DiscoverySnapshot> {
+    const before: DiscoverySnapshot = { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
+    await fetchGroupVersions(transport, snap, concurrency, opts.limits);
+    return before;
+  }
+
+  /** The combined file's answer, when it is within the TTL and not layout-newer. */
+  async function fromCombinedFile(loc: Location, state: CombinedState): Promise<DiscoverySnapshot | undefined> {
+    if (!state.combined || state.layoutNewer || !withinTtl(state.mtimeMs!)) return undefined;
+    const snap = dropUnsafeNames(combinedSnapshot(state.combined));
+    // Group-versions that failed when this was cached are asked for again (errors are not cached).
+    if (missingGroupVersions(snap).length === 0) return snap;
+    const before = await fillGaps(snap);
+    if (snap.resources.size > before.resources.size) writeSummary(loc, snap, before, state.mtimeMs!);
+    return snap;
+  }
+
+  /** kubectl's layout, when the combined file does not decide (missing, invalid or layout-newer) and servergroups.json is within the TTL. */
+  async function fromLayout(loc: Location, state: CombinedState): Promise<DiscoverySnapshot | undefined> {
+    if (state.combined && !state.layoutNewer) return undefined; // the combined file decides: it has expired
+    const layout = await readLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, withinTtl);
+    if (!layout) return undefined;
+    const snap = layout.snapshot;
+    const before = layout.missing.length ? await fillGaps(snap) : { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
+    writeSummary(loc, snap, before, layout.serverGroupsMtimeMs);
+    return snap;
+  }
+
+  /** The server's answer, revalidating the combined file's aggregated documents; cache writes scheduled. */
+  async function fromServerNow(loc: Location | undefined, state: CombinedState): Promise<DiscoverySnapshot> {
+    const cached = state.combined;
+    const etags = cached?.mode === 'aggregated' ? { api: cached.api.etag, apis: cached.apis.etag } : undefined;
+    const live = await fetchDiscovery(transport, etags ? { etags, concurrency, limits: opts.limits } : { concurrency, limits: opts.limits });
+    fromServer = true;
+    invalidated = false;
+    // The snapshot kdyn's own files hold, when they are known to match it (unchanged layout files are skipped).
+    const previous = state.combined && !state.layoutNewer ? combinedSnapshot(state.combined) : undefined;
+    if (live.mode === 'legacy') {
+      if (loc) writeFetched(loc, { mode: 'legacy', server, snapshot: live.snapshot }, previous);
+      return live.snapshot;
+    }
+    const pick = (doc: AggregatedDoc, old: { etag?: string; part: DiscoverySnapshot } | undefined) => {
+      if (!doc.notModified) return doc.etag ? { etag: doc.etag, part: doc.part } : { part: doc.part };
+      if (!old) throw new KdynError('discovery: the server answered 304 Not Modified to a request kdyn did not make conditional');
+      return { etag: doc.etag, part: old.part };
+    };
+    const old = cached?.mode === 'aggregated' ? cached : undefined;
+    const combined: CombinedCache = { mode: 'aggregated', server, api: pick(live.api, old?.api), apis: pick(live.apis, old?.apis) };
+    if (loc) {
+      if (live.api.notModified && live.apis.notModified) await renewAfterNotModified(loc, state, combined);
+      else writeFetched(loc, combined, previous);
+    }
+    const snap: DiscoverySnapshot = { groups: [], resources: new Map(), failures: [] };
+    merge(snap, combined.api.part);
+    merge(snap, combined.apis.part);
+    return snap;
+  }
+
+  async function load(): Promise<DiscoverySnapshot> {
+    const loc = await location();
+    const state: CombinedState = loc ? await combinedState(loc) : { layoutNewer: false };
+    if (loc && !invalidated) {
+      const cached = (await fromCombinedFile(loc, state)) ?? (await fromLayout(loc, state));
+      if (cached) {
+        fromServer = false;
+        return cached;
+      }
+    }
+    return fromServerNow(loc, state);
+  }
+
+  /** `--cached`: whatever the disk holds, whatever its age; never the server. */
   async function fromCacheOnly(): Promise<DiscoverySnapshot> {
     const loc = await location();
     if (loc) {
-      const st = await readCombined(loc.store, loc.paths);
-      if (st.combined && !st.superseded) {
-        const snap = dropUnsafeNames(combinedSnapshot(st.combined));
+      const state = await combinedState(loc);
+      if (state.combined && !state.layoutNewer) {
+        const snap = dropUnsafeNames(combinedSnapshot(state.combined));
         for (const gv of missingGroupVersions(snap)) snap.failures.push(notCached(gv));
         return snap;
       }
@@ -184,74 +300,6 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     }
     const where = loc ? loc.paths.kubectlDir : 'the cache directory';
     throw new KdynError(`no cached discovery for ${server} in ${where} (run once without --cached to fill it)`);
-  }
-
-  async function load(): Promise<DiscoverySnapshot> {
-    const loc = await location();
-    let state: CacheState = { superseded: false };
-    if (loc) {
-      state = await readCombined(loc.store, loc.paths);
-      if (!invalidated) {
-        if (state.combined && !state.superseded && isFresh(state.combinedMtimeMs!)) {
-          fromServer = false;
-          const snap = dropUnsafeNames(combinedSnapshot(state.combined));
-          // Group-versions that failed when this was cached are asked for again (errors are not cached).
-          if (missingGroupVersions(snap).length) {
-            const before: DiscoverySnapshot = { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
-            await fetchGroupVersions(transport, snap, concurrency, opts.limits);
-            if (snap.resources.size > before.resources.size) summarise(loc, { mode: 'legacy', server, snapshot: snap }, before, state.combinedMtimeMs!);
-          }
-          return snap;
-        }
-        if (!state.combined || state.superseded) {
-          const layout = await readLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, isFresh);
-          if (layout) {
-            // kubectl's (or an older kdyn's) fresh files: fill any missing group-versions as kubectl would.
-            const snap = layout.snapshot;
-            const before: DiscoverySnapshot = { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
-            if (layout.missing.length) await fetchGroupVersions(transport, snap, concurrency, opts.limits);
-            fromServer = false;
-            summarise(loc, { mode: 'legacy', server, snapshot: snap }, before, layout.serverGroupsMtimeMs);
-            return snap;
-          }
-        }
-      }
-    }
-    const cached = state.combined;
-    const etags = cached?.mode === 'aggregated' ? { api: cached.api.etag, apis: cached.apis.etag } : undefined;
-    const live = await fetchDiscovery(transport, etags ? { etags, concurrency, limits: opts.limits } : { concurrency, limits: opts.limits });
-    fromServer = true;
-    invalidated = false;
-    if (live.mode === 'legacy') {
-      const combined: CombinedCache = { mode: 'legacy', server, snapshot: live.snapshot };
-      if (loc) persist(loc, combined, usable(state));
-      return live.snapshot;
-    }
-    const pick = (doc: AggregatedDoc, old: { etag?: string; part: DiscoverySnapshot } | undefined) => {
-      if (!doc.notModified) return doc.etag ? { etag: doc.etag, part: doc.part } : { part: doc.part };
-      if (!old) throw new KdynError('discovery: the server answered 304 Not Modified to a request kdyn did not make conditional');
-      return { etag: doc.etag, part: old.part };
-    };
-    const old = cached?.mode === 'aggregated' ? cached : undefined;
-    const combined: CombinedCache = { mode: 'aggregated', server, api: pick(live.api, old?.api), apis: pick(live.apis, old?.apis) };
-    if (loc) {
-      if (live.api.notModified && live.apis.notModified) {
-        if (state.superseded) later(async () => loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined)));
-        else if ((await loc.store.mtime(loc.paths.serverGroupsFile)) === undefined) persist(loc, combined, undefined); // kubectl's files were removed
-        else renew(loc);
-      } else {
-        persist(loc, combined, usable(state));
-      }
-    }
-    const snap: DiscoverySnapshot = { groups: [], resources: new Map(), failures: [] };
-    merge(snap, combined.api.part);
-    merge(snap, combined.apis.part);
-    return snap;
-  }
-
-  /** The previous snapshot, when kdyn's own files are known to match it (to skip unchanged files). */
-  function usable(state: CacheState): DiscoverySnapshot | undefined {
-    return state.combined && !state.superseded ? combinedSnapshot(state.combined) : undefined;
   }
 
   return {
@@ -273,10 +321,10 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
       if (memo || inflight || invalidated) return undefined;
       const loc = await location();
       if (!loc) return undefined;
-      const raw = await (preread ??= readRaw(loc.store, loc.paths));
-      // Only where snapshot() would answer from the combined file alone (same TTL and kubectl-newer rules).
-      if (!raw || raw.superseded || !isFresh(raw.mtimeMs)) return undefined;
-      const part = indexedSnapshot(raw.text, server, token);
+      const read = await (preread ??= readCombinedFile(loc));
+      // Only where snapshot() would answer from the combined file alone (same TTL and layout-newer rules).
+      if (!read || read.layoutNewer || !withinTtl(read.mtimeMs)) return undefined;
+      const part = indexedSnapshot(read.text, server, token);
       return part && dropUnsafeNames(part);
     },
     invalidate(): void {

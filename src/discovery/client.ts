@@ -4,7 +4,8 @@
  * JSON, legacy discovery: every group-version fetched in parallel with bounded concurrency. A
  * group-version that fails is reported in `failures`; the rest still arrive.
  */
-import { ConnectionError, StatusError, oneLine, reasonForCode, type Status } from '../core/errors.js';
+import { ConnectionError, StatusError } from '../core/errors.js';
+import { statusError } from '../transport/status.js';
 import { DISCOVERY_TIMEOUT_MS } from '../core/timeouts.js';
 import type { Response, Transport } from '../transport/types.js';
 import { AGGREGATED_ACCEPT, isAggregatedContentType, parseAggregatedDiscovery } from './aggregated.js';
@@ -167,30 +168,6 @@ export function merge(into: DiscoverySnapshot, part: DiscoverySnapshot): void {
 function header(res: Response, name: string): string | undefined {
   const v = res.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-/** The server's Status (when the body is one) as a StatusError; never includes request headers. */
-export function statusError(res: Response): StatusError {
-  const text = res.body.toString('utf8');
-  let status: Status = {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && (parsed as Status).kind === 'Status') status = parsed as Status;
-  } catch {
-    /* not JSON */
-  }
-  if (!status.message) {
-    // client-go's wording when the body is not a Status (rest/request.go newUnstructuredResponseError).
-    const known: Record<number, string> = {
-      404: 'the server could not find the requested resource',
-      503: 'the server is currently unable to handle the request',
-      401: 'the server has asked for the client to provide credentials',
-      403: 'forbidden',
-    };
-    const body = oneLine(text).slice(0, 200);
-    status = { ...status, message: known[res.status] ?? (body || `${res.status} ${reasonForCode(res.status)}`.trim()) };
-  }
-  return new StatusError(status, res.status);
 }
 
 function describe(e: unknown): string {

@@ -10,6 +10,7 @@
  * 1,000 CRD groups that is ~1 KB of JSON instead of ~330 KB (measured 2.1 ms -> 0.1 ms).
  */
 import type { APIGroup, APIResource, DiscoveryFailure, DiscoverySnapshot } from './types.js';
+import { isObject, isStrings } from '../core/guards.js';
 
 export const COMBINED_FORMAT = 'kdyn.discovery-cache/v2';
 
@@ -57,14 +58,14 @@ export function encodeCombined(o: Record<string, unknown>): string {
   const keys = PART_KEYS[o.mode as keyof typeof PART_KEYS] ?? [];
   for (const key of keys) {
     const cp = o[key];
-    if (!isObj(cp) || !isObj(cp.part) || !Array.isArray(cp.part.groups) || !Array.isArray(cp.part.resources)) continue;
+    if (!isObject(cp) || !isObject(cp.part) || !Array.isArray(cp.part.groups) || !Array.isArray(cp.part.resources)) continue;
     const { groups, resources, ...restOfPart } = cp.part;
     const byGroup = new Map<unknown, unknown[]>();
-    for (const g of groups) byGroup.set(isObj(g) ? g.name : undefined, []);
+    for (const g of groups) byGroup.set(isObject(g) ? g.name : undefined, []);
     const extra: unknown[] = []; // resources of a group-version whose group is not listed
     for (const e of resources) (Array.isArray(e) && typeof e[0] === 'string' ? byGroup.get(groupOf(e[0])) ?? extra : extra).push(e);
     for (const g of groups) {
-      const list = byGroup.get(isObj(g) ? g.name : undefined)!;
+      const list = byGroup.get(isObject(g) ? g.name : undefined)!;
       lines.push(JSON.stringify([g, list.splice(0)]));
     }
     header[key] = { ...cp, part: { ...restOfPart, groups: groups.length, resources: extra } };
@@ -84,7 +85,7 @@ export function decodeCombined(text: string): Record<string, unknown> {
   delete o.body;
   for (const key of PART_KEYS[header.mode as keyof typeof PART_KEYS] ?? []) {
     const cp = header[key];
-    if (!isObj(cp) || !isObj(cp.part) || typeof cp.part.groups !== 'number' || !Array.isArray(cp.part.resources)) continue;
+    if (!isObject(cp) || !isObject(cp.part) || typeof cp.part.groups !== 'number' || !Array.isArray(cp.part.resources)) continue;
     const groups: unknown[] = [];
     const resources: unknown[] = [];
     for (let i = 0; i < cp.part.groups; i++) {
@@ -105,21 +106,21 @@ function readHeader(text: string): { header: Record<string, unknown>; bodyStart:
   const nl = text.indexOf('\n');
   if (nl < 0) throw new Error('no header line');
   const header = JSON.parse(text.slice(0, nl)) as unknown;
-  if (!isObj(header) || typeof header.body !== 'number' || text.length - (nl + 1) !== header.body) throw new Error('truncated');
+  if (!isObject(header) || typeof header.body !== 'number' || text.length - (nl + 1) !== header.body) throw new Error('truncated');
   return { header, bodyStart: nl + 1 };
 }
 
 /** Validates a JSON-parsed combined file; undefined for anything that is not a well-formed combined file for `server`. */
 export function validateCombined(o: unknown, server: string): CombinedCache | undefined {
   try {
-    if (!isObj(o) || o.format !== COMBINED_FORMAT || o.server !== server) return undefined;
+    if (!isObject(o) || o.format !== COMBINED_FORMAT || o.server !== server) return undefined;
     if (o.mode === 'aggregated') {
       const api = cachedPart(o.api);
       const apis = cachedPart(o.apis);
       return api && apis ? { mode: 'aggregated', server, api, apis } : undefined;
     }
     if (o.mode === 'legacy') {
-      const snapshot = isObj(o.snapshot) ? deserialize(o.snapshot.part) : undefined;
+      const snapshot = isObject(o.snapshot) ? deserialize(o.snapshot.part) : undefined;
       return snapshot ? { mode: 'legacy', server, snapshot } : undefined;
     }
   } catch {
@@ -138,11 +139,11 @@ export function validateCombined(o: unknown, server: string): CombinedCache | un
 export function indexedSnapshot(text: string, server: string, token: string): DiscoverySnapshot | undefined {
   try {
     const { header: o, bodyStart } = readHeader(text);
-    if (o.format !== COMBINED_FORMAT || o.server !== server || !isObj(o.index)) return undefined;
+    if (o.format !== COMBINED_FORMAT || o.server !== server || !isObject(o.index)) return undefined;
     const parts: Array<{ groups: number; resources: unknown[]; failures: unknown[] }> = [];
     for (const key of PART_KEYS[o.mode as keyof typeof PART_KEYS] ?? []) {
       const cp = o[key];
-      if (!isObj(cp) || !isObj(cp.part)) return undefined;
+      if (!isObject(cp) || !isObject(cp.part)) return undefined;
       const { groups, resources, failures } = cp.part;
       if (typeof groups !== 'number' || !Array.isArray(resources) || !Array.isArray(failures)) return undefined;
       parts.push({ groups, resources, failures });
@@ -162,7 +163,7 @@ export function indexedSnapshot(text: string, server: string, token: string): Di
       for (; line < n; line++) start = text.indexOf('\n', start) + 1;
       const end = text.indexOf('\n', start);
       const entry = JSON.parse(text.slice(start, end)) as unknown;
-      if (!Array.isArray(entry) || !isObj(entry[0]) || typeof entry[0].name !== 'string' || !Array.isArray(entry[1])) return undefined;
+      if (!Array.isArray(entry) || !isObject(entry[0]) || typeof entry[0].name !== 'string' || !Array.isArray(entry[1])) return undefined;
       picked.groups.push(entry[0]);
       picked.resources.push(...(entry[1] as unknown[]));
       names.add(entry[0].name);
@@ -229,7 +230,7 @@ export function combinedSnapshot(c: CombinedCache): DiscoverySnapshot {
 }
 
 function cachedPart(x: unknown): CachedPart | undefined {
-  if (!isObj(x)) return undefined;
+  if (!isObject(x)) return undefined;
   const part = deserialize(x.part);
   if (!part) return undefined;
   if (x.etag !== undefined && typeof x.etag !== 'string') return undefined;
@@ -246,10 +247,10 @@ function serialize(s: DiscoverySnapshot): unknown {
 }
 
 function deserialize(x: unknown): DiscoverySnapshot | undefined {
-  if (!isObj(x) || !Array.isArray(x.groups) || !Array.isArray(x.resources) || !Array.isArray(x.failures)) return undefined;
+  if (!isObject(x) || !Array.isArray(x.groups) || !Array.isArray(x.resources) || !Array.isArray(x.failures)) return undefined;
   const groups: APIGroup[] = [];
   for (const g of x.groups) {
-    if (!isObj(g) || typeof g.name !== 'string' || !isStrings(g.versions) || typeof g.preferredVersion !== 'string') return undefined;
+    if (!isObject(g) || typeof g.name !== 'string' || !isStrings(g.versions) || typeof g.preferredVersion !== 'string') return undefined;
     groups.push({ name: g.name, versions: g.versions, preferredVersion: g.preferredVersion });
   }
   const resources = new Map<string, APIResource[]>();
@@ -261,7 +262,7 @@ function deserialize(x: unknown): DiscoverySnapshot | undefined {
     const version = i < 0 ? gv : gv.slice(i + 1);
     const list: APIResource[] = [];
     for (const r of entry[1] as unknown[]) {
-      if (!isObj(r)) return undefined;
+      if (!isObject(r)) return undefined;
       const { name, singularName, namespaced, kind, verbs, shortNames, categories, kindGroup, kindVersion } = r;
       if (typeof name !== 'string' || typeof singularName !== 'string' || typeof namespaced !== 'boolean' || typeof kind !== 'string') return undefined;
       if (!isStrings(verbs) || !isStrings(shortNames) || !isStrings(categories)) return undefined;
@@ -277,15 +278,8 @@ function deserialize(x: unknown): DiscoverySnapshot | undefined {
   }
   const failures: DiscoveryFailure[] = [];
   for (const f of x.failures) {
-    if (!isObj(f) || typeof f.groupVersion !== 'string' || f.reason !== 'stale' || typeof f.message !== 'string') return undefined;
+    if (!isObject(f) || typeof f.groupVersion !== 'string' || f.reason !== 'stale' || typeof f.message !== 'string') return undefined;
     failures.push({ groupVersion: f.groupVersion, reason: 'stale', message: f.message });
   }
   return { groups, resources, failures };
-}
-
-function isObj(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-function isStrings(x: unknown): x is string[] {
-  return Array.isArray(x) && x.every((s) => typeof s === 'string');
 }

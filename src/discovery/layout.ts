@@ -18,12 +18,12 @@ export interface LayoutRead {
 }
 
 /**
- * Reads servergroups.json and every serverresources.json it names. `isFresh(mtimeMs)` decides expiry
+ * Reads servergroups.json and every serverresources.json it names. `withinTtl(mtimeMs)` decides expiry
  * (always true for `--cached`). Undefined when servergroups.json is missing, expired or invalid.
  */
-export async function readLayout(store: DiskStore, kubectlDir: string, serverGroupsFile: string, isFresh: (mtimeMs: number) => boolean): Promise<LayoutRead | undefined> {
+export async function readLayout(store: DiskStore, kubectlDir: string, serverGroupsFile: string, withinTtl: (mtimeMs: number) => boolean): Promise<LayoutRead | undefined> {
   const sg = await store.read(serverGroupsFile);
-  if (!sg || !isFresh(sg.mtimeMs)) return undefined;
+  if (!sg || !withinTtl(sg.mtimeMs)) return undefined;
   let groups;
   try {
     groups = parseAPIGroupList(JSON.parse(sg.text));
@@ -41,7 +41,7 @@ export async function readLayout(store: DiskStore, kubectlDir: string, serverGro
   const lists = await Promise.all(
     gvs.map(async ({ group, version }) => {
       const f = await store.read(serverResourcesFile(kubectlDir, group, version));
-      if (!f || !isFresh(f.mtimeMs)) return undefined;
+      if (!f || !withinTtl(f.mtimeMs)) return undefined;
       try {
         return parseAPIResourceList(JSON.parse(f.text), group, version);
       } catch {

@@ -3,6 +3,7 @@
  * serves them and as kubectl writes them to its disk cache. Pure.
  */
 import type { APIGroup, APIResource } from './types.js';
+import { isObject, strings } from '../core/guards.js';
 
 type Obj = Record<string, unknown>;
 
@@ -88,11 +89,4 @@ export function formatAPIResourceList(gv: string, resources: readonly APIResourc
     return o;
   });
   return JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv, resources: rs }) + '\n';
-}
-
-function isObject(x: unknown): x is Obj {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-function strings(x: unknown): string[] {
-  return Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
 }

@@ -67,7 +67,7 @@ export interface CachedDiscovery {
   lookup?(token: string): Promise<DiscoverySnapshot | undefined>;
   /** Forget what was read from the cache: the next snapshot() asks the server (revalidating with ETags). */
   invalidate(): void;
-  /** True when everything in the last snapshot came from the server during this process. */
+  /** True when everything in the last snapshot came from the server during this process (client-go's Fresh(); not about the cache's TTL). */
   fresh(): boolean;
   /**
    * Resolves when the cache files written in the background after a snapshot are on disk (never rejects).

@@ -19,8 +19,8 @@ import { writeLayout } from './layout.js';
 
 /** How a CachedDiscovery hands big layout writes to a background process (the CLI sets this). */
 export interface WriteBehind {
-  /** More kubectl-layout files than this are written behind; this many or fewer, before exit. */
-  threshold: number;
+  /** More kubectl-layout files than this are written behind; this many or fewer, before exit (default DEFAULT_WRITE_BEHIND_THRESHOLD). */
+  threshold?: number;
   /** Starts the background writer for this cache root and server URL (no credentials). */
   start(job: WriteBehindJob): Promise<void> | void;
 }

@@ -23,13 +23,12 @@ import {
   type ListOptions,
   type PatchOptions,
   type PatchType,
-  type Table,
   type TableOptions,
-  type Unstructured,
-  type UnstructuredList,
   type UpdateOptions,
   type WriteOptions,
 } from './types.js';
+import type { Table } from '../core/table.js';
+import type { Unstructured, UnstructuredList } from '../core/unstructured.js';
 
 export const JSON_ACCEPT = 'application/json';
 /** kubectl's Accept header for server-side printing (`KC/pkg/cmd/get/get.go`). */

@@ -1,72 +1,7 @@
 /**
- * Unstructured Kubernetes objects and the dynamic client's option types. Objects are plain JSON
- * (what the server sent, parsed), never model classes: any resource, built-in or custom, fits.
+ * The dynamic client's option types. The objects it returns are in core/unstructured.ts and
+ * core/table.ts.
  */
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: Array<Record<string, unknown>>;
-  finalizers?: string[];
-  managedFields?: Array<Record<string, unknown>>;
-  [key: string]: unknown;
-}
-
-/** Any Kubernetes object as JSON. */
-export interface Unstructured {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  [key: string]: unknown;
-}
-
-export interface ListMeta {
-  resourceVersion?: string;
-  /** Token for the next page; '' or absent on the last one. */
-  continue?: string;
-  remainingItemCount?: number;
-  [key: string]: unknown;
-}
-
-/** One list response (one page when paging). Items always carry `apiVersion` and `kind`. */
-export interface UnstructuredList {
-  apiVersion: string;
-  kind: string;
-  metadata: ListMeta;
-  items: Unstructured[];
-}
-
-/** meta.k8s.io/v1 Table (server-side printing). */
-export interface TableColumnDefinition {
-  name: string;
-  type: string;
-  format: string;
-  description?: string;
-  priority: number;
-}
-
-export interface TableRow {
-  cells: unknown[];
-  conditions?: unknown[];
-  /** PartialObjectMetadata (includeObject=Metadata, the server default), the object (Object), or absent (None). */
-  object?: Unstructured;
-}
-
-export interface Table {
-  kind: 'Table';
-  apiVersion: string;
-  metadata: ListMeta;
-  columnDefinitions: TableColumnDefinition[];
-  rows: TableRow[];
-}
 
 export interface RequestBaseOptions {
   signal?: AbortSignal;

@@ -6,7 +6,7 @@
  * Each format's module is imported only when used.
  */
 import { UsageError } from '../core/errors.js';
-import type { Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
 import type { GroupKind } from './name.js';
 
 export type OutputFormat =

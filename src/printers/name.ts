@@ -3,7 +3,7 @@
  * otherwise, the kind lower-cased (`pod/a`, `deployment.apps/web`, `crontab.stable.example.com/ct1`).
  */
 import { parseGroupVersion } from '../core/gvk.js';
-import type { Unstructured } from '../dynamic/types.js';
+import type { Unstructured } from '../core/unstructured.js';
 import { KdynError } from '../core/errors.js';
 
 export interface GroupKind {

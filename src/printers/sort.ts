@@ -5,7 +5,8 @@
  * without the field sort first. Errors when no object has the field, as kubectl.
  */
 import { KdynError } from '../core/errors.js';
-import type { Table, TableRow, Unstructured } from '../dynamic/types.js';
+import type { Table, TableRow } from '../core/table.js';
+import type { Unstructured } from '../core/unstructured.js';
 import { compileJSONPath, relaxedJSONPathExpression, type JSONPathTemplate } from './jsonpath.js';
 
 export class SortError extends KdynError {}

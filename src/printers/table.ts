@@ -6,7 +6,8 @@
  * nil cells empty. Pages of one list are added one by one; only the printed cells are kept,
  * never the objects. Layout: kubectl's tabwriter (./columns.ts).
  */
-import type { Table, TableColumnDefinition, TableRow, Unstructured } from '../dynamic/types.js';
+import type { Table, TableColumnDefinition, TableRow } from '../core/table.js';
+import type { Unstructured } from '../core/unstructured.js';
 import { formatColumns } from './columns.js';
 
 export interface TablePrintOptions {

@@ -10,7 +10,7 @@
  * lookup consults is keyed by that name, so a hit there is the full mapper's answer. Anything else
  * (no index, a miss, an ambiguity) goes the full way, with its refetch rules unchanged.
  */
-import type { CachedDiscovery, DiscoverySnapshot } from '../discovery/types.js';
+import type { CachedDiscovery } from '../discovery/types.js';
 import { NoKindMatchError, NoResourceMatchError } from './errors.js';
 import { DiscoveryRESTMapper } from './mapper.js';
 import type { RESTMapper, ResourceMapping } from './types.js';
@@ -40,7 +40,9 @@ export class DeferredRESTMapper implements RESTMapper {
         for (const w of warnings) this.#options.warn(w);
         return mapping;
       } catch {
-        // A miss or an ambiguity: the full mapper decides (and refetches on a miss).
+        // Tolerated, whatever it is (a miss, an ambiguity, a name the selected groups cannot settle):
+        // the index only makes a hit faster. The full mapper below gives the answer or the error,
+        // with its refetch rules, over the whole snapshot.
       }
     }
     const { mapping, warnings } = await this.#withRetry((m) => m.resolve(arg));
@@ -88,6 +90,7 @@ export class DeferredRESTMapper implements RESTMapper {
     if (!m) {
       m = discovery.lookup(token).then(
         (s) => s && new DiscoveryRESTMapper(s),
+        // An unreadable index (or cache file) is tolerated: the full mapper reads discovery its own way.
         () => undefined,
       );
       this.#indexed.set(token, m);
@@ -105,13 +108,4 @@ export class DeferredRESTMapper implements RESTMapper {
     await this.refresh();
     return f(await this.mapper());
   }
-}
-
-/** A CachedDiscovery over a fixed snapshot (always fresh): for tests and library users who already hold discovery. */
-export function staticDiscovery(snapshot: DiscoverySnapshot): CachedDiscovery {
-  return {
-    snapshot: () => Promise.resolve(snapshot),
-    invalidate: () => {},
-    fresh: () => true,
-  };
 }

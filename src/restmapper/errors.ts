@@ -2,7 +2,7 @@
  * RESTMapper errors, mirroring apimachinery's pkg/api/meta/errors.go: a miss (no resource / no kind)
  * is a different type from an ambiguity. All exit 1, as kubectl.
  */
-import { KdynError, UsageError } from '../core/errors.js';
+import { KdynError } from '../core/errors.js';
 import type { GroupVersionResource } from '../core/gvk.js';
 import { formatGroupVersion } from '../core/gvk.js';
 
@@ -57,9 +57,3 @@ export class AmbiguousResourceError extends KdynError {
     super(`${input} matches multiple resources [${matches.map((m) => `${m.group}/${m.version}, Resource=${m.resource}`).join(' ')}]`);
   }
 }
-
-/**
- * Malformed `get` arguments (kubectl's resource builder errors, worded as kubectl's). A usage error
- * found before any request: exit 2 (kubectl exits 1).
- */
-export class ResourceArgumentError extends UsageError {}

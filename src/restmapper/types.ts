@@ -51,20 +51,3 @@ export interface RESTMapper {
   /** Invalidates discovery and rebuilds the mapper now (one refetch). Use after a 404 on a mapped collection. */
   refresh(): Promise<void>;
 }
-
-/** One unit of work for `get`: a resolved type and the names asked for ([] = list the collection). */
-export interface GetRequest {
-  readonly mapping: ResourceMapping;
-  readonly names: readonly string[];
-  /** The type as the user wrote it (after category expansion), for messages and re-resolution. */
-  readonly arg: string;
-}
-
-export interface GetPlan {
-  /** In kubectl's order: types in argument order (categories expanded in place), de-duplicated by GVK. */
-  readonly requests: readonly GetRequest[];
-  /** `TYPE NAME`/`TYPE/NAME` naming exactly one object: kubectl prints that object, not a List. */
-  readonly singleItemImplied: boolean;
-  /** Which argument form was used. */
-  readonly form: 'types' | 'type-name';
-}

@@ -5,7 +5,7 @@
  * `error: You must be logged in to the server (...)` (kubectl cmd/util StandardErrorMessage).
  */
 import { KdynError, StatusError, oneLine, reasonForCode, type Status } from '../core/errors.js';
-import type { Response, StreamResponse } from './types.js';
+import type { Response } from './types.js';
 
 /** Returns `res` when it is 2xx, else throws its StatusError. */
 export function ensureOk<R extends Response>(res: R): R {
@@ -96,24 +96,6 @@ export function jsonBody<T = unknown>(res: Pick<Response, 'body' | 'url' | 'stat
     const detail = e instanceof Error ? e.message.split('\n')[0]!.replace(/, ".*" is not valid JSON$/, ' (not valid JSON)') : 'not valid JSON';
     throw new KdynError(`the server's response to ${res.url} (HTTP ${res.status}) could not be decoded as JSON: ${truncate(detail, 160)}`);
   }
-}
-
-/** Reads a failed stream's body and builds its StatusError. */
-export async function streamStatusError(res: StreamResponse, limit = 1 << 20): Promise<StatusError> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const c of res.body) {
-      chunks.push(c);
-      size += c.length;
-      if (size > limit) break;
-    }
-  } catch {
-    /* whatever arrived is enough for a message */
-  } finally {
-    res.close();
-  }
-  return statusError({ status: res.status, body: Buffer.concat(chunks) });
 }
 
 function truncate(s: string, n: number): string {

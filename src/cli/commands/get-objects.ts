@@ -3,7 +3,7 @@
  * Streaming formats write each page as it arrives (one write per page) and drop it; with --sort-by
  * every object is collected first (kubectl sorts the whole List).
  */
-import type { Unstructured } from '../../dynamic/types.js';
+import type { Unstructured } from '../../core/unstructured.js';
 import { createObjectPrinter, type OutputFormat } from '../../printers/index.js';
 import type { GroupKind } from '../../printers/name.js';
 import type { GetRun, Job } from './get.js';

@@ -4,7 +4,7 @@
  * NAMESPACE column with -A, and kubectl's `No resources found` on stderr when nothing printed.
  * Only printed cells are kept (TableAccumulator), never the objects.
  */
-import type { Table } from '../../dynamic/types.js';
+import type { Table } from '../../core/table.js';
 import { TableAccumulator } from '../../printers/table.js';
 import type { GetRun, Job } from './get.js';
 import { notFoundHandled } from './get.js';

@@ -13,8 +13,8 @@ import type { IO } from '../../core/io.js';
 import { KdynError, StatusError, UsageError } from '../../core/errors.js';
 import { gvrString, sameGVR } from '../../core/gvk.js';
 import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
-import type { GetRequest, RESTMapper, ResourceMapping } from '../../restmapper/types.js';
-import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
+import type { RESTMapper, ResourceMapping } from '../../restmapper/types.js';
+import { parseGetArgs, resolveGetArgs, type GetRequest } from '../get-args.js';
 import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
 import type { Sorter } from '../../printers/sort.js';
 import { reportError } from '../report-error.js';
@@ -221,7 +221,10 @@ async function readFileArg(file: string, io: IO, what: string): Promise<string> 
   }
 }
 
-/** The objects of a list page or named get: kubectl's `kind[.group]` (lower-cased kind) for -o name. */
+/**
+ * The group and kind of a mapping's objects, as served (not lower-cased): what `-o name` falls back
+ * to for an object without apiVersion/kind (the name printer lower-cases the kind itself).
+ */
 export function groupKindOf(mapping: ResourceMapping): { group: string; kind: string } {
   return { group: mapping.gvk.group, kind: mapping.gvk.kind };
 }

@@ -127,7 +127,7 @@ describe('content negotiation', () => {
     assert.equal(AGGREGATED_ACCEPT, readExchange('07-aggregated-apis.http').requestHeaders.accept);
   });
   test('Content-Type parameters match in any order; plain JSON is legacy', () => {
-    assert.equal(isAggregatedContentType(readExchange('07-aggregated-apis.http').headers['content-type']), true);
+    assert.equal(isAggregatedContentType(readExchange('07-aggregated-apis.http').responseHeaders['content-type']), true);
     assert.equal(isAggregatedContentType('application/json; as=APIGroupDiscoveryList; v=v2beta1; g=apidiscovery.k8s.io'), true);
     assert.equal(isAggregatedContentType('application/json'), false);
     assert.equal(isAggregatedContentType('application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList'), false);

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../../../src/cli/commands/api-resources.js';
 import { parseArgv } from '../../../src/cli/parse.js';
-import { memoryIO } from '../../../src/core/io.js';
+import { memoryIO } from '../../support/io.js';
 import { FakeClock } from '../../../src/core/clock.js';
 import { silentLogger } from '../../../src/core/log.js';
 import { parseAggregatedDiscovery, staleFailure } from '../../../src/discovery/aggregated.js';

@@ -1,6 +1,6 @@
 /**
  * CachedDiscovery.lookup(): answers one name from the combined file's index only where snapshot()
- * would answer from the combined file alone (fresh, not superseded by kubectl's files, nothing
+ * would answer from the combined file alone (within the TTL, kubectl's layout not newer, nothing
  * invalidated), never asks the server, and shares its read with the snapshot() that may follow.
  */
 import { test, describe, before, after } from 'node:test';

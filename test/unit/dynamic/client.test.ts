@@ -12,7 +12,7 @@ import { connect, type Connection } from '../../../src/dynamic/connect.js';
 import { DynamicClient, TABLE_ACCEPT, parseWarningHeaders } from '../../../src/dynamic/client.js';
 import { InvalidPathSegmentError } from '../../../src/dynamic/url.js';
 import { StatusError } from '../../../src/core/errors.js';
-import type { Unstructured } from '../../../src/dynamic/types.js';
+import type { Unstructured } from '../../../src/core/unstructured.js';
 
 const configmaps = { group: '', version: 'v1', resource: 'configmaps' };
 const rockets = { group: 'demo.kdyn.dev', version: 'v1', resource: 'rockets' };

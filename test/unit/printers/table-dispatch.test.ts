@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { parseOutputFormat, createObjectPrinter, listWrapper } from '../../../src/printers/index.js';
 import { toJSON } from '../../../src/printers/json.js';
 import { UsageError } from '../../../src/core/errors.js';
-import type { Unstructured } from '../../../src/dynamic/types.js';
+import type { Unstructured } from '../../../src/core/unstructured.js';
 
 const gk = { group: '', kind: 'ConfigMap' };
 const items = (n: number): Unstructured[] =>

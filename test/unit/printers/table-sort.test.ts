@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSorter, goStringLess, parseQuantity } from '../../../src/printers/sort.js';
 import { loadExchange } from '../../support/exchanges.js';
-import type { Table, Unstructured } from '../../../src/dynamic/types.js';
+import type { Table } from '../../../src/core/table.js';
+import type { Unstructured } from '../../../src/core/unstructured.js';
 
 test('goStringLess is Go\'s bytewise string order (kubectl v1.32), not natural order', () => {
   const names = ['cm10', 'cm2', 'cm1', 'cm01', 'a', 'cm', '10', '9', '\u{1F600}', '\uff01'];

@@ -6,7 +6,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadExchange } from '../../support/exchanges.js';
-import type { Table } from '../../../src/dynamic/types.js';
+import type { Table } from '../../../src/core/table.js';
 import { TableAccumulator, printTable, formatCell, formatLabels, labelHeader } from '../../../src/printers/table.js';
 
 const table = (n: number): Table => structuredClone(loadExchange(n).json) as Table;

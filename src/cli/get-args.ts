@@ -7,8 +7,32 @@
  * - `a,b x y` -> `a/x a/y b/x b/y`;
  * - `TYPE/NAME...` -> only when every argument has a slash; categories are not expanded there.
  */
-import { ResourceArgumentError, NoResourceMatchError } from './errors.js';
-import type { GetPlan, GetRequest, RESTMapper, ResourceMapping } from './types.js';
+import { UsageError } from '../core/errors.js';
+import { NoResourceMatchError } from '../restmapper/errors.js';
+import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
+
+/**
+ * Malformed `get` arguments (kubectl's resource builder errors, worded as kubectl's). A usage error
+ * found before any request: exit 2 (kubectl exits 1).
+ */
+export class ResourceArgumentError extends UsageError {}
+
+/** One unit of work for `get`: a resolved type and the names asked for ([] = list the collection). */
+export interface GetRequest {
+  readonly mapping: ResourceMapping;
+  readonly names: readonly string[];
+  /** The type as the user wrote it (after category expansion), for messages and re-resolution. */
+  readonly arg: string;
+}
+
+export interface GetPlan {
+  /** In kubectl's order: types in argument order (categories expanded in place), de-duplicated by GVK. */
+  readonly requests: readonly GetRequest[];
+  /** `TYPE NAME`/`TYPE/NAME` naming exactly one object: kubectl prints that object, not a List. */
+  readonly singleItemImplied: boolean;
+  /** Which argument form was used. */
+  readonly form: 'types' | 'type-name';
+}
 
 /** Argument forms before any lookup. */
 export type GetArgs =
