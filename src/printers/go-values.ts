@@ -303,6 +303,11 @@ function formatFloat(n: number, verb: string, spec: Spec): string {
       s = expFormat(Math.abs(n), prec ?? 6);
       if (verb === 'E') s = s.toUpperCase();
       break;
+    case 'x':
+    case 'X':
+      s = hexFloat(Math.abs(n));
+      if (verb === 'X') s = s.toUpperCase();
+      break;
     default:
       return badVerb(new GoNum('float64', n), verb);
   }
@@ -310,6 +315,28 @@ function formatFloat(n: number, verb: string, spec: Spec): string {
   const neg = n < 0 || Object.is(n, -0);
   const sign = neg ? '-' : spec.plus ? '+' : spec.space ? ' ' : '';
   return pad(sign + s, spec, true);
+}
+
+/** strconv.FormatFloat(n, 'x', -1, 64) for n >= 0: `0x1.cp+01`. */
+function hexFloat(n: number): string {
+  if (n === 0) return '0x0p+00';
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, n);
+  const bits = view.getBigUint64(0);
+  let exp = Number((bits >> 52n) & 0x7ffn);
+  let mant = bits & ((1n << 52n) - 1n);
+  if (exp === 0) {
+    // subnormal: normalise so the leading 1 is implicit
+    exp = 1;
+    while ((mant & (1n << 52n)) === 0n) {
+      mant <<= 1n;
+      exp--;
+    }
+    mant &= (1n << 52n) - 1n;
+  }
+  const e = exp - 1023;
+  const frac = mant.toString(16).padStart(13, '0').replace(/0+$/, '');
+  return `0x1${frac ? '.' + frac : ''}p${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
 }
 
 function expFormat(n: number, prec: number): string {

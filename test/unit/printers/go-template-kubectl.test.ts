@@ -84,6 +84,14 @@ const TEMPLATES = [
   '{{else}}', '{{range .a}}{{else}}{{else}}{{end}}', '{{.a | }}', '{{(1}}', '{{1)}}', '{{/* x }}', '{{/* x */ }}', '{{.a.}}', '{{3x}}',
   '{{define "x"}}{{end}}{{define "x"}}y{{end}}', '{{template .x}}', "{{'ab'}}", '{{"\\q"}}', '{{.x | 3}}', '{{$x := 1 2}}', '{{with}}{{end}}',
   '{{range $a, $b, $c := .x}}{{end}}', '{{$x, $y := 1}}', '{{1.2.3}}', '{{9223372036854775808}}', '{{.a :}}', '{{.a =}}', '{{@}}',
+  // scoping, nesting, more printing
+  '{{range $i, $e := .spec.strings}}{{end}}{{$i}}', '{{with $x := 1}}{{end}}{{$x}}', '{{$x := 1}}{{if true}}{{$x = 2}}{{end}}{{$x}}',
+  '{{range .spec.maps}}{{$.kind}}:{{.name}} {{end}}', '{{range $m := .spec.maps}}{{range $k, $v := $m}}{{$k}}={{$v}},{{end}};{{end}}',
+  '{{index (index .spec.mixed 5) "a"}} {{index .spec.mixed 6 1}}', '{{printf "%v|%d|%s" (index .spec.mixed 6) (index .spec.mixed 6) (index .spec.mixed 5)}}',
+  '{{printf "%T|%T|%T" (index .spec.mixed 4) (slice .spec.strings 1) (index "ab" 1)}}', '{{printf "%08.2f|% d|%+.2e|%x" 3.14159 5 12345.678 3.5}}',
+  '{{printf "%5t|%-7q|%#x|%#o|%3c|" true "q" 255 8 66}}', '{{len (slice .spec.strings 1 2)}} {{index (slice .spec.integers 1) 0}}',
+  '{{if and .spec.bools (not .spec.empty)}}both{{end}}{{if or .nope .spec.zero}}x{{else}}neither{{end}}',
+  '{{range $i, $_ := .spec.integers}}{{if gt $i 1}}{{break}}{{end}}{{$i}}{{end}}', '{{- range .spec.strings}}\n  {{.}}\n{{- end}}',
   // errors on later lines and inside defined templates
   'line1\n  {{.kind.x}}', '{{define "T"}}\n{{index . 9}}{{end}}ok {{template "T" .spec.strings}}', 'x{{.spec.strings}}y{{index .spec.integers 9}}z',
 ];
