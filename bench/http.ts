@@ -76,3 +76,61 @@ export async function listAll(cfg: ServerCredentials, path: string, limit: numbe
     agent.destroy();
   }
 }
+
+/**
+ * Opens a watch and reads newline-delimited events until `count` arrived; returns the ms from the
+ * request to the last of them (the stream is then closed).
+ */
+export function watchEvents(cfg: ServerCredentials, path: string, count: number): Promise<number> {
+  const url = new URL(path, cfg.server);
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = request(url, { ca: cfg.ca, headers: { Accept: 'application/json', ...(cfg.token ? { Authorization: `Bearer ${cfg.token}` } : {}) } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`GET ${url.pathname}${url.search}: ${res.statusCode}`));
+      let seen = 0;
+      let rest = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const text = rest + chunk;
+        const lines = text.split('\n');
+        rest = lines.pop()!;
+        for (const line of lines) {
+          if (!line) continue;
+          const type = (JSON.parse(line) as { type?: string }).type;
+          if (type === 'ERROR') return reject(new Error(`watch ERROR event: ${line.slice(0, 200)}`));
+          if (++seen === count) {
+            resolve(Number(process.hrtime.bigint() - started) / 1e6);
+            req.destroy();
+            return;
+          }
+        }
+      });
+      res.on('end', () => reject(new Error(`watch ended after ${seen} of ${count} events`)));
+      res.on('error', () => {});
+    });
+    req.on('error', (e) => reject(e));
+    req.end();
+  });
+}
+
+/** Mean ms per GET of `path` (with `headers`) over one keep-alive connection, `n` requests. */
+export async function meanRequestMs(cfg: ServerCredentials, path: string, headers: Record<string, string>, n: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: cfg.ca });
+  const once = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = request(new URL(path, cfg.server), { agent, headers: { ...headers, ...(cfg.token ? { Authorization: `Bearer ${cfg.token}` } : {}) } }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode! < 400 ? resolve() : reject(new Error(`GET ${path}: ${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  try {
+    await once(); // connect first: the connection is not part of the figure
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) await once();
+    return Number(process.hrtime.bigint() - started) / 1e6 / n;
+  } finally {
+    agent.destroy();
+  }
+}

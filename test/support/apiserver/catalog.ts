@@ -6,7 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { createHash } from 'node:crypto';
-import { compareVersionPriority } from '../../../src/core/gvk.js';
+import { byVersionPriority } from './versions.js';
 import { loadBuiltins, type BuiltinData } from './builtins.js';
 import { createDiscoveryHandler } from './discovery.js';
 import { createOpenApiHandler } from './openapi.js';
@@ -74,7 +74,7 @@ export function createCatalog(options: CatalogOptions): LocalCatalog {
     const key = `${r.group}/${r.resource}`;
     const list = byGroupResource.get(key) ?? [];
     list.push(r);
-    if (!builtinOrder) list.sort((a, b) => compareVersionPriority(a.version, b.version));
+    if (!builtinOrder) list.sort((a, b) => byVersionPriority(a.version, b.version));
     byGroupResource.set(key, list);
   };
   const remove = (r: CatalogResource) => {
@@ -186,7 +186,7 @@ export function crdResources(crd: Obj): CatalogResource[] {
   const hash = createHash('sha256').update(`${group}/${storage}/${kind}`).digest().subarray(0, 8).toString('base64');
   return versions
     .map((v) => String(v.name))
-    .sort(compareVersionPriority)
+    .sort(byVersionPriority)
     .map((version) => {
       const v = versions.find((x) => x.name === version)!;
       const subresources: SubresourceInfo[] = [];
@@ -229,7 +229,7 @@ function buildGroups(builtins: ServedGroup[], custom: CatalogResource[]): Served
   const names = [...byGroup.keys()].sort();
   for (const name of names) {
     const versions = [...byGroup.get(name)!.entries()]
-      .sort(([a], [b]) => compareVersionPriority(a, b))
+      .sort(([a], [b]) => byVersionPriority(a, b))
       .map(([version, resources]) => ({ version, resources: resources.sort(byName) }));
     out.push({ name, versions, builtin: false });
   }

@@ -3,7 +3,7 @@
  * establish a new CRD (NamesAccepted + Established, acceptedNames) after a configurable delay and
  * tell the Catalog; on delete, remove every instance and tell the Catalog.
  */
-import type { Clock } from '../../../src/core/clock.js';
+import type { Clock } from './clock.js';
 import type { Catalog, Obj } from './types.js';
 import type { Store } from './storage.js';
 import type { Target } from './objects.js';

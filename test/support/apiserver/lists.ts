@@ -105,7 +105,7 @@ function decodeContinue(token: string): ContinueToken {
 const INCONSISTENT_CONTINUE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-function includeObjectParam(req: ResourceRequest): IncludeObject {
+export function includeObjectParam(req: ResourceRequest): IncludeObject {
   const v = req.query.get('includeObject');
   if (v === null || v === '') return 'Metadata';
   if (v === 'None' || v === 'Metadata' || v === 'Object') return v;

@@ -1,10 +1,14 @@
 /**
  * `npm run local-apiserver -- [--port N] [--tls] [--kubeconfig FILE] [--seed empty|demo]
- *   [--extra-groups N] [--configmaps N] [--namespace NS] [--discovery aggregated|legacy]`
+ *   [--extra-groups N] [--configmaps N] [--namespace NS] [--discovery aggregated|legacy]
+ *   [--crd-establish-delay MS] [--watch-bookmark-interval MS] [--watch-close-after-events N]
+ *   [--watch-close-after MS] [--fault SPEC]...`
+ * `--fault` takes the specs faults.ts's applyFaultSpec documents, e.g. `status=503,path=/api/v1,times=3,retry-after=2`.
  * Prints one line `ready <url>` when accepting requests; runs until SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
 import { startServer } from './server.js';
+import { applyFaultSpec } from './faults.js';
 
 function int(name: string, v: string | undefined, def: number): number {
   if (v === undefined) return def;
@@ -30,6 +34,10 @@ async function main(): Promise<void> {
         namespace: { type: 'string', default: 'bench' },
         discovery: { type: 'string', default: 'aggregated' },
         'crd-establish-delay': { type: 'string' },
+        'watch-bookmark-interval': { type: 'string' },
+        'watch-close-after-events': { type: 'string' },
+        'watch-close-after': { type: 'string' },
+        fault: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -40,7 +48,11 @@ async function main(): Promise<void> {
   }
   if (values.help) {
     process.stdout.write(
-      'usage: local-apiserver [--port N] [--tls] [--kubeconfig FILE] [--seed empty|demo] [--extra-groups N] [--configmaps N] [--namespace NS] [--discovery aggregated|legacy]\n',
+      'usage: local-apiserver [--port N] [--tls] [--kubeconfig FILE] [--seed empty|demo] [--extra-groups N] [--configmaps N] [--namespace NS] [--discovery aggregated|legacy]\n' +
+        '  [--crd-establish-delay MS] [--watch-bookmark-interval MS] [--watch-close-after-events N] [--watch-close-after MS]\n' +
+        '  [--fault SPEC]...   e.g. status=503,path=/api/v1,times=3,retry-after=2 | reset,path=/version | reset-after-bytes=100,path=/apis\n' +
+        '                      | delay=500,path=/apis | drip=16:50,path=/apis | redirect=http://host:port,path=/version\n' +
+        '                      | gv-unavailable=apps/v1 | gv-stale=apps/v1 | hostile-discovery=slash|dotdot|nul|long|huge|invalid-json\n',
     );
     return;
   }
@@ -52,6 +64,7 @@ async function main(): Promise<void> {
     process.stderr.write(`local-apiserver: --discovery must be aggregated or legacy, got "${values.discovery}"\n`);
     process.exit(2);
   }
+  const faultSpecs = values.fault ?? [];
   const server = await startServer({
     port: int('port', values.port, 0),
     tls: values.tls,
@@ -61,7 +74,19 @@ async function main(): Promise<void> {
     namespace: values.namespace,
     discovery: values.discovery,
     crdEstablishDelayMs: int('crd-establish-delay', values['crd-establish-delay'], 0),
+    watchBookmarkIntervalMs: int('watch-bookmark-interval', values['watch-bookmark-interval'], 60_000),
   });
+  for (const spec of faultSpecs) {
+    try {
+      applyFaultSpec(server.faults, spec);
+    } catch (e) {
+      process.stderr.write(`local-apiserver: ${(e as Error).message}\n`);
+      await server.stop();
+      process.exit(2);
+    }
+  }
+  if (values['watch-close-after-events'] !== undefined) server.faults.closeWatchesAfterEvents(int('watch-close-after-events', values['watch-close-after-events'], 0));
+  if (values['watch-close-after'] !== undefined) server.faults.closeWatchesAfterMs(int('watch-close-after', values['watch-close-after'], 0));
   if (values.kubeconfig) server.writeKubeconfig(values.kubeconfig);
   let stopping = false;
   const stop = (): void => {

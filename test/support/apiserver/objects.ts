@@ -4,20 +4,24 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { randomUUID, randomInt } from 'node:crypto';
-import type { Clock } from '../../../src/core/clock.js';
+import type { Clock } from './clock.js';
 import type { Catalog, Obj, RawResponse, ServedResource } from './types.js';
 import type { Store } from './storage.js';
 import type { RequestInfo } from './requestinfo.js';
 import type { CrdController } from './crd-controller.js';
 import { ApiError, alreadyExists, badRequest, conflict, notFound, pageNotFound, qualified } from './status.js';
 import { gvString, normalizeForStorage, rfc3339, specPart, tracksGeneration, sortKeysDeep } from './meta.js';
-import { managerFromUserAgent, updateManagedFields } from './managed-fields.js';
+import { managerFromUserAgent, updateManagedFields, type ManagedFieldsEntry } from './managed-fields.js';
+import { serverSideApply } from './apply.js';
+import { schemaFor } from './schema.js';
 import { applyCreateDefaults } from './defaults.js';
 import { mergePatch, jsonPatch, JsonPatchError } from './patch.js';
 import { handleList, present } from './lists.js';
 import { deleteObject, deleteCollection } from './deletes.js';
 import { contentType, parseBody } from './body.js';
 import { getScale, updateScale } from './scale.js';
+import type { Faults } from './faults.js';
+import { handleWatch, type StreamResponse, type Watches } from './watch.js';
 
 export interface Backend {
   store: Store;
@@ -28,6 +32,10 @@ export interface Backend {
   nextClusterIP(): string;
   /** Serialized list items per stored object (see lists.ts). */
   jsonCache: WeakMap<Obj, { version: string; json: string }>;
+  /** Serialized watch event objects per stored object (see watch.ts). */
+  eventJsonCache: WeakMap<Obj, { version: string; json: string }>;
+  watches: Watches;
+  faults: Faults;
 }
 
 export interface ResourceRequest {
@@ -55,7 +63,7 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const SERVER_METADATA = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'];
 
-export function handleResourceRequest(b: Backend, req: ResourceRequest): RawResponse {
+export function handleResourceRequest(b: Backend, req: ResourceRequest): RawResponse | StreamResponse {
   const { info } = req;
   const served = b.catalog.lookup(info.group, info.version, info.resource);
   if (!served || info.parts.length > 3) return pageNotFound();
@@ -72,7 +80,8 @@ export function handleResourceRequest(b: Backend, req: ResourceRequest): RawResp
     case 'GET':
     case 'HEAD':
       if (info.verb === 'watch') {
-        throw new ApiError(405, 'watch is not supported by this server yet', 'MethodNotAllowed');
+        if (t.subresource) return pageNotFound();
+        return handleWatch(b, t, req);
       }
       if (!t.name) return handleList(b, t, req);
       return t.subresource === 'scale' ? getScale(b, t) : getObject(b, t, req);
@@ -105,7 +114,7 @@ export function respondObject(b: Backend, t: Target, req: ResourceRequest, statu
   return handleList(b, t, req, { single: o, status });
 }
 
-function checkGVK(t: Target, o: Obj): void {
+export function checkGVK(t: Target, o: Obj): void {
   const gv = gvString(t.served.group, t.served.version);
   if (o.apiVersion !== undefined && o.apiVersion !== gv) {
     // Another served version of the same group is fine for built-ins only through conversion; be strict like the handler.
@@ -162,13 +171,25 @@ function withManagedFields(b: Backend, t: Target, req: ResourceRequest, oldObj: 
     time: rfc3339(b.clock.now()),
     subresource,
     custom: !!t.served.crd,
+    schema: schemaFor(t.served),
   });
   if (mf.length) newObj.metadata.managedFields = mf;
   else delete newObj.metadata.managedFields;
 }
 
 export function create(b: Backend, t: Target, req: ResourceRequest): RawResponse {
-  const body = parseBody(req, t);
+  return createObject(b, t, req, parseBody(req, t));
+}
+
+/** What server-side apply changes in the create and update paths: its own managedFields. */
+export interface ManagedFieldsOverride {
+  managedFields: ManagedFieldsEntry[];
+  /** The field sets changed even if the object did not (the update is still written). */
+  changed: boolean;
+}
+
+/** Creates `body` (already decoded) with all the server's rules. */
+export function createObject(b: Backend, t: Target, req: ResourceRequest, body: Obj, mf?: ManagedFieldsOverride): RawResponse {
   checkGVK(t, body);
   const o: Obj = structuredClone(body);
   o.apiVersion = gvString(t.served.group, t.served.version);
@@ -198,7 +219,8 @@ export function create(b: Backend, t: Target, req: ResourceRequest): RawResponse
   meta.resourceVersion = ''; // placeholder keeping key order; storage stamps the real one
   meta.creationTimestamp = rfc3339(b.clock.now());
   if (tracksGeneration(t.served)) meta.generation = 1;
-  withManagedFields(b, t, req, undefined, o);
+  if (mf) meta.managedFields = mf.managedFields;
+  else withManagedFields(b, t, req, undefined, o);
   applyCreateDefaults(t.served, o, b);
   const stored = normalizeForStorage(o, t.served);
   if (dryRun(req)) {
@@ -211,7 +233,7 @@ export function create(b: Backend, t: Target, req: ResourceRequest): RawResponse
 }
 
 /** Applies an update (PUT or the result of a patch) to `old`, with all the server's rules. */
-export function applyUpdate(b: Backend, t: Target, req: ResourceRequest, old: Obj, incoming: Obj): RawResponse {
+export function applyUpdate(b: Backend, t: Target, req: ResourceRequest, old: Obj, incoming: Obj, mf?: ManagedFieldsOverride): RawResponse {
   checkGVK(t, incoming);
   const inMeta: Obj = incoming.metadata ?? {};
   if ((inMeta.name ?? '') !== t.name) throw badRequest(`the name of the object (${inMeta.name ?? ''}) does not match the name on the URL (${t.name})`);
@@ -246,8 +268,11 @@ export function applyUpdate(b: Backend, t: Target, req: ResourceRequest, old: Ob
   if (tracksGeneration(t.served) && t.subresource !== 'status' && specPart(o) !== specPart(old)) o.metadata.generation = (old.metadata.generation ?? 0) + 1;
   const unchanged = JSON.stringify(sortKeysDeep({ ...o, apiVersion: '', metadata: { ...o.metadata, managedFields: undefined } })) ===
     JSON.stringify(sortKeysDeep({ ...old, apiVersion: '', metadata: { ...old.metadata, managedFields: undefined } }));
-  if (unchanged) return respondObject(b, t, req, 200, old);
-  withManagedFields(b, t, req, old, o, t.subresource || undefined);
+  if (unchanged && !mf?.changed) return respondObject(b, t, req, 200, old);
+  if (mf) {
+    if (mf.managedFields.length) o.metadata.managedFields = mf.managedFields;
+    else delete o.metadata.managedFields;
+  } else withManagedFields(b, t, req, old, o, t.subresource || undefined);
   const stored = normalizeForStorage(o, t.served);
   if (dryRun(req)) return respondObject(b, t, req, 200, stored);
   b.store.update(t.group, t.resource, stored);
@@ -268,7 +293,8 @@ export function update(b: Backend, t: Target, req: ResourceRequest, body: Obj): 
 export function patch(b: Backend, t: Target, req: ResourceRequest): RawResponse {
   const ct = contentType(req);
   if (ct === 'application/apply-patch+yaml') {
-    throw new ApiError(415, 'server-side apply (application/apply-patch+yaml) is not supported by this server yet', 'UnsupportedMediaType');
+    if (t.subresource === 'scale') throw new ApiError(415, 'server-side apply of the scale subresource is not supported by this server', 'UnsupportedMediaType');
+    return serverSideApply(b, t, req);
   }
   const supported = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
   if (!supported.includes(ct)) {

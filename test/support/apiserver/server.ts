@@ -8,8 +8,8 @@ import https from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Clock } from '../../../src/core/clock.js';
-import { systemClock } from '../../../src/core/clock.js';
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
 import type { Catalog, RawResponse } from './types.js';
 import { Faults } from './faults.js';
 import { Store } from './storage.js';
@@ -21,6 +21,8 @@ import { handleResourceRequest, type Backend } from './objects.js';
 import { CrdController } from './crd-controller.js';
 import { seedServer } from './seed.js';
 import { createCatalog } from './catalog.js';
+import { Watches, type StreamResponse } from './watch.js';
+import { hostileDiscovery, markStale } from './discovery-faults.js';
 
 export interface ServerOptions {
   /** 0 (default) = any free port. */
@@ -36,6 +38,16 @@ export interface ServerOptions {
   crdEstablishDelayMs?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** Interval of BOOKMARK events on watches with allowWatchBookmarks (default 60000). */
+  watchBookmarkIntervalMs?: number;
+  /**
+   * Entries kept in requestLog (default 10000; the older half is dropped when full), so a
+   * long-lived server (the benchmarks' kubectl runs make thousands of discovery requests) does not
+   * grow its heap, and with it the cost of every later request, without bound.
+   */
+  requestLogLimit?: number;
+  /** Events kept per resource type for watches from a resourceVersion (default 10000). */
+  watchHistory?: number;
   /** Time source for timestamps, ages and the CRD establish delay (default: the system clock). */
   clock?: Clock;
   /** What is served (default: catalog.ts's createCatalog; mini-catalog.ts has a small alternative). */
@@ -78,7 +90,11 @@ export interface LocalApiServer {
   store: Store;
   catalog: Catalog;
   faults: Faults;
+  /** Open watch streams; `bookmarkIntervalMs` is settable. */
+  watches: Watches;
   clock: Clock;
+  /** As faults.restart(): open watches end, objects stay, watch history is gone. */
+  restart(): void;
   stop(): Promise<void>;
 }
 
@@ -106,12 +122,29 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** Writes `body` a few bytes at a time, pausing on the server's clock (the drip fault). */
+async function drip(res: http.ServerResponse, body: Buffer, o: { bytes: number; intervalMs: number }, clock: Clock): Promise<void> {
+  for (let i = 0; i < body.length; i += o.bytes) {
+    if (res.destroyed) return;
+    res.write(body.subarray(i, i + o.bytes));
+    if (i + o.bytes < body.length) await clock.sleep(o.intervalMs);
+  }
+  res.end();
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<LocalApiServer> {
   const clock = options.clock ?? systemClock;
   const catalog = options.catalog ?? createCatalog({ discovery: options.discovery ?? 'aggregated' });
-  const store = new Store();
-  const faults = new Faults();
+  const store = new Store({ historyLimit: options.watchHistory });
+  const watches = new Watches();
+  if (options.watchBookmarkIntervalMs !== undefined) watches.bookmarkIntervalMs = options.watchBookmarkIntervalMs;
+  const restart = (): void => {
+    store.compact();
+    watches.closeAll();
+  };
+  const faults = new Faults(restart);
   const requestLog: RequestLogEntry[] = [];
+  const requestLogLimit = Math.max(2, options.requestLogLimit ?? 10_000);
   const token = options.token ?? randomBytes(24).toString('hex');
   const readOnlyToken = options.readOnlyToken ?? randomBytes(24).toString('hex');
   const users = new Map([
@@ -124,7 +157,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     const n = ipCounter++;
     return `10.96.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
   };
-  const backend: Backend = { store, catalog, clock, crds, nextClusterIP, jsonCache: new WeakMap() };
+  const backend: Backend = { store, catalog, clock, crds, nextClusterIP, jsonCache: new WeakMap(), eventJsonCache: new WeakMap(), watches, faults };
   seedServer(backend, options);
 
   const sockets = new Set<Socket>();
@@ -143,15 +176,31 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
       userAgent: String(req.headers['user-agent'] ?? ''),
       time: clock.now(),
     };
+    if (requestLog.length >= requestLogLimit) requestLog.splice(0, requestLog.length - Math.floor(requestLogLimit / 2));
     requestLog.push(entry);
-    const send = (r: RawResponse): void => {
+    const fault = faults.take(method, path, query);
+    const send = (r: RawResponse | StreamResponse): void => {
       entry.status = r.status;
+      if ('stream' in r) {
+        res.writeHead(r.status, r.headers); // no content-length: chunked
+        res.flushHeaders();
+        r.stream({
+          write: (text) => void res.write(text),
+          end: () => res.end(),
+          onClose: (cb) => res.once('close', cb),
+        });
+        return;
+      }
       const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
       res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length) });
-      res.end(method === 'HEAD' ? undefined : body);
+      if (method === 'HEAD') res.end();
+      else if (fault?.resetAfterBytes !== undefined) {
+        // Reset mid-body: part of the announced body, then the connection is gone.
+        res.write(body.subarray(0, Math.min(fault.resetAfterBytes, Math.max(0, body.length - 1))), () => req.socket.destroy());
+      } else if (fault?.drip) void drip(res, body, fault.drip, clock);
+      else res.end(body);
     };
 
-    const fault = faults.take(method, path, query);
     if (fault) {
       if (fault.delayMs) await clock.sleep(fault.delayMs); // the injected clock: a FakeClock test advances it
       if (fault.reset) {
@@ -159,7 +208,13 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
         req.socket.destroy();
         return;
       }
-      if (fault.status !== undefined || !fault.delayMs) {
+      if (fault.redirect) {
+        const location = `${fault.redirect.replace(/\/+$/, '')}${path}${query ? `?${query}` : ''}`;
+        send({ status: fault.status ?? 302, headers: { location, 'content-type': 'text/html; charset=utf-8' }, body: `<a href="${location}">Found</a>.\n` });
+        return;
+      }
+      const passThrough = !!fault.delayMs || !!fault.drip || fault.resetAfterBytes !== undefined;
+      if (fault.status !== undefined || !passThrough) {
         const status = fault.status ?? 500;
         send({
           status,
@@ -197,8 +252,17 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
       send({ status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }, body: 'ok' });
       return;
     }
+    const downGv = faults.unavailableGroupVersion(path);
+    if (downGv) {
+      send(statusResponse(new ApiError(503, 'the server is currently unable to handle the request', 'ServiceUnavailable')));
+      return;
+    }
     if (!info.isResourceRequest) {
-      const d = catalog.serveDiscovery(method, path, req.headers);
+      let d = catalog.serveDiscovery(method, path, req.headers);
+      if (d && (path === '/apis' || path === '/api')) {
+        if (faults.groupVersions.size) d = markStale(d, [...faults.groupVersions.keys()]);
+        if (faults.discovery) d = hostileDiscovery(d, faults.discovery);
+      }
       send(d ?? pageNotFound());
       return;
     }
@@ -261,10 +325,13 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     store,
     catalog,
     faults,
+    watches,
     clock,
+    restart,
     stop: () =>
       new Promise<void>((resolve) => {
         crds.stop();
+        watches.closeAll();
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       }),

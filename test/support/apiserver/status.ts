@@ -1,17 +1,51 @@
 /** `Status` bodies and plain responses as kube-apiserver writes them. */
-import { knownReason, type Status } from '../../../src/core/errors.js';
 import type { Obj, RawResponse } from './types.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-cache, private' };
 
-export type StatusDetails = NonNullable<Status['details']>;
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: Array<{ reason?: string; message?: string; field?: string }>;
+  retryAfterSeconds?: number;
+}
+
+/**
+ * The `metav1.StatusReason` kube-apiserver writes for an HTTP status when the handler names no
+ * other (k8s.io/apimachinery pkg/apis/meta/v1/types.go, the StatusReason constants and the codes
+ * their comments give; 410 is `Expired`, as a too-old resourceVersion answers in recording 32).
+ * The server's own table, kept apart from the client's on purpose.
+ */
+const REASON_FOR_CODE: Readonly<Record<number, string>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  410: 'Expired',
+  413: 'RequestEntityTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+export function reasonFor(code: number): string {
+  return REASON_FOR_CODE[code] ?? 'Unknown';
+}
 
 /** Thrown by handlers; the pipeline turns it into a Status response. */
 export class ApiError extends Error {
   constructor(
     readonly code: number,
     message: string,
-    readonly reason: string = knownReason(code) ?? 'Unknown',
+    readonly reason: string = reasonFor(code),
     readonly details?: StatusDetails,
     readonly headers: Record<string, string> = {},
   ) {

@@ -1,8 +1,8 @@
 /**
  * The in-memory object store. Objects are keyed by (group, resource, namespace, name), independent of
  * the API version they were written through. One global resourceVersion counter; every change is
- * published to subscribers and kept in a bounded history, so a watch can resume from a
- * resourceVersion or be told it is too old (410).
+ * published to subscribers and kept in a bounded history per resource type (as the watch cache
+ * keeps one per type), so a watch can resume from a resourceVersion or be told it is too old (410).
  *
  * Stored objects are never mutated in place: writers pass a fresh object, readers must not modify
  * what they get (copy first).
@@ -19,6 +19,8 @@ export interface StoreEvent {
   name: string;
   /** The object after the change (for DELETED: as it was, with the deletion's resourceVersion). */
   object: Obj;
+  /** The object before the change (MODIFIED and DELETED), for watch filters that stop matching. */
+  prev?: Obj;
   resourceVersion: number;
 }
 
@@ -45,6 +47,14 @@ export interface ListResult {
 interface Bucket {
   map: Map<string, Obj>;
   sorted: string[] | null; // null = needs sorting (after bulk deletes)
+}
+
+/** One resource type's recent events (a ring trimmed periodically). */
+interface History {
+  events: StoreEvent[];
+  start: number; // index of the oldest kept event
+  /** Events up to and including this resourceVersion are gone. */
+  compactedRv: number;
 }
 
 export function storeKey(namespace: string, name: string): string {
@@ -76,8 +86,7 @@ function upperBound(a: string[], x: string): number {
 export class Store {
   private buckets = new Map<string, Bucket>();
   private rv: number;
-  private history: StoreEvent[] = [];
-  private historyStart = 0; // index of the oldest kept event in `history` (ring via periodic trim)
+  private histories = new Map<string, History>();
   private compactedRv: number;
   private listeners = new Set<StoreListener>();
   readonly historyLimit: number;
@@ -93,9 +102,24 @@ export class Store {
     return this.rv;
   }
 
-  /** Oldest resourceVersion a watch or continue token may still start from. */
+  /** Oldest resourceVersion a continue token may still start from (moves on compact()). */
   get oldestResourceVersion(): number {
     return this.compactedRv;
+  }
+
+  private historyOf(group: string, resource: string): History {
+    const id = `${group}/${resource}`;
+    let h = this.histories.get(id);
+    if (!h) {
+      h = { events: [], start: 0, compactedRv: this.compactedRv };
+      this.histories.set(id, h);
+    }
+    return h;
+  }
+
+  /** Oldest resourceVersion a watch on this resource type may still start from. */
+  oldestWatchableVersion(group: string, resource: string): number {
+    return this.histories.get(`${group}/${resource}`)?.compactedRv ?? this.compactedRv;
   }
 
   private bucket(group: string, resource: string, create: boolean): Bucket | undefined {
@@ -134,14 +158,15 @@ export class Store {
     const key = storeKey(ns, name);
     const rv = ++this.rv;
     obj.metadata.resourceVersion = String(rv);
-    const existed = b.map.has(key);
+    const prev = b.map.get(key);
+    const existed = prev !== undefined;
     b.map.set(key, obj);
     if (!existed && b.sorted) {
       const n = b.sorted.length;
       if (n === 0 || b.sorted[n - 1]! < key) b.sorted.push(key);
       else b.sorted.splice(lowerBound(b.sorted, key), 0, key); // memmove, cheaper than re-sorting
     }
-    this.emit({ type: existed ? 'MODIFIED' : type, group, resource, namespace: ns, name, object: obj, resourceVersion: rv });
+    this.emit({ type: existed ? 'MODIFIED' : type, group, resource, namespace: ns, name, object: obj, prev, resourceVersion: rv });
     return obj;
   }
 
@@ -158,7 +183,7 @@ export class Store {
     }
     const rv = ++this.rv;
     const gone = { ...old, metadata: { ...old.metadata, resourceVersion: String(rv) } };
-    this.emit({ type: 'DELETED', group, resource, namespace, name, object: gone, resourceVersion: rv });
+    this.emit({ type: 'DELETED', group, resource, namespace, name, object: gone, prev: old, resourceVersion: rv });
     return gone;
   }
 
@@ -225,35 +250,39 @@ export class Store {
   }
 
   /**
-   * Events with a resourceVersion greater than `rv`, or undefined when `rv` is older than the kept
-   * history (the caller answers 410 Expired).
+   * This resource type's events with a resourceVersion greater than `rv`, or undefined when `rv` is
+   * older than the kept history (the caller answers 410 Expired).
    */
-  eventsSince(rv: number): StoreEvent[] | undefined {
-    if (rv < this.compactedRv) return undefined;
+  eventsSince(group: string, resource: string, rv: number): StoreEvent[] | undefined {
+    const h = this.historyOf(group, resource);
+    if (rv < h.compactedRv) return undefined;
     const out: StoreEvent[] = [];
-    for (let i = this.history.length - 1; i >= this.historyStart; i--) {
-      const e = this.history[i]!;
+    for (let i = h.events.length - 1; i >= h.start; i--) {
+      const e = h.events[i]!;
       if (e.resourceVersion <= rv) break;
       out.push(e);
     }
     return out.reverse();
   }
 
-  /** Forgets all history up to now (as etcd compaction): older watches and continue tokens expire. */
+  /**
+   * Forgets all history up to now (as etcd compaction, or an API server restart that empties the
+   * watch cache): older watches and continue tokens expire.
+   */
   compact(): void {
-    this.history = [];
-    this.historyStart = 0;
+    this.histories.clear();
     this.compactedRv = this.rv;
   }
 
   private emit(e: StoreEvent): void {
-    this.history.push(e);
-    if (this.history.length - this.historyStart > this.historyLimit) {
-      this.historyStart++;
-      this.compactedRv = this.history[this.historyStart - 1]!.resourceVersion;
-      if (this.historyStart > this.historyLimit) {
-        this.history = this.history.slice(this.historyStart);
-        this.historyStart = 0;
+    const h = this.historyOf(e.group, e.resource);
+    h.events.push(e);
+    if (h.events.length - h.start > this.historyLimit) {
+      h.start++;
+      h.compactedRv = h.events[h.start - 1]!.resourceVersion;
+      if (h.start > this.historyLimit) {
+        h.events = h.events.slice(h.start);
+        h.start = 0;
       }
     }
     for (const l of this.listeners) l(e);

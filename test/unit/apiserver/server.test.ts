@@ -59,6 +59,16 @@ describe('local API server: auth, version, request log, faults', () => {
     assert.equal(server.store.get('', 'configmaps', 'default', 'x'), undefined);
   });
 
+  test('the request log is bounded (requestLogLimit): the oldest half goes when it is full', async () => {
+    const small = await startServer({ seed: 'empty', requestLogLimit: 4 });
+    try {
+      for (let i = 0; i < 5; i++) await call(small, 'GET', `/api/v1/namespaces?limit=${i + 1}`);
+      assert.deepEqual(small.requestLog.map((e) => e.query), ['limit=3', 'limit=4', 'limit=5']);
+    } finally {
+      await small.stop();
+    }
+  });
+
   test('the request log records method, path, query, Accept, status and user agent', async () => {
     server.clearLog();
     await call(server, 'GET', '/api/v1/namespaces?limit=2', { headers: { accept: 'application/json', 'user-agent': 'kdyn-test/1.0' } });

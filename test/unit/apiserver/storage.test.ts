@@ -53,19 +53,26 @@ test('lists are ordered by namespace then name whatever the insertion order, and
   assert.deepEqual(s.list('', 'configmaps').items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`), ['a-b/m', 'b/x', 'c/q']);
 });
 
-test('eventsSince resumes from a resourceVersion; too old (compacted or out of history) is undefined', () => {
+test('eventsSince resumes from a resourceVersion; too old (compacted or out of history) is undefined; history is per resource type', () => {
   const s = new Store({ historyLimit: 3 });
   const start = s.resourceVersion;
   for (const n of ['a', 'b', 'c', 'd', 'e']) s.create('', 'configmaps', cm('ns', n));
   // Only the last 3 events are kept: resuming needs rv >= the one before them.
-  assert.equal(s.eventsSince(start), undefined);
-  assert.deepEqual(s.eventsSince(start + 2)!.map((e) => e.object.metadata.name), ['c', 'd', 'e']);
-  assert.deepEqual(s.eventsSince(start + 4)!.map((e) => e.object.metadata.name), ['e']);
-  assert.deepEqual(s.eventsSince(s.resourceVersion), []);
+  assert.equal(s.eventsSince('', 'configmaps', start), undefined);
+  assert.deepEqual(s.eventsSince('', 'configmaps', start + 2)!.map((e) => e.object.metadata.name), ['c', 'd', 'e']);
+  assert.deepEqual(s.eventsSince('', 'configmaps', start + 4)!.map((e) => e.object.metadata.name), ['e']);
+  assert.deepEqual(s.eventsSince('', 'configmaps', s.resourceVersion), []);
   s.compact();
-  assert.equal(s.eventsSince(start + 4), undefined);
-  assert.deepEqual(s.eventsSince(s.resourceVersion), []);
+  assert.equal(s.eventsSince('', 'configmaps', start + 4), undefined);
+  assert.deepEqual(s.eventsSince('', 'configmaps', s.resourceVersion), []);
   assert.equal(s.oldestResourceVersion, s.resourceVersion);
+  // Another type's writes do not push configmaps out of their history.
+  const mark = s.resourceVersion;
+  s.create('', 'configmaps', cm('ns', 'f'));
+  for (const n of ['s1', 's2', 's3', 's4']) s.create('', 'secrets', cm('ns', n));
+  assert.deepEqual(s.eventsSince('', 'configmaps', mark)!.map((e) => e.object.metadata.name), ['f']);
+  assert.equal(s.eventsSince('', 'secrets', mark), undefined);
+  assert.equal(s.oldestWatchableVersion('', 'secrets'), mark + 2);
 });
 
 test('listing 20,000 objects in pages of 500 is fast', () => {

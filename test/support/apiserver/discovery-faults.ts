@@ -1,0 +1,76 @@
+/**
+ * Discovery faults: rewrites of the `/apis` (and `/api`) documents the catalog serves.
+ * - markStale: the chosen group-versions carry `freshness: "Stale"` in aggregated discovery (as when
+ *   an aggregated API server stops answering);
+ * - hostileDiscovery: an extra group whose names contain `/`, `..` or NUL, or are 10 kB long; a
+ *   50 MB document; or invalid JSON. Legacy (`APIGroupList`) and aggregated forms alike.
+ */
+import { createHash } from 'node:crypto';
+import type { Obj, RawResponse } from './types.js';
+import type { HostileDiscovery } from './faults.js';
+
+const isAggregated = (r: RawResponse) => /as=APIGroupDiscoveryList/.test(r.headers['content-type'] ?? '');
+
+function withBody(r: RawResponse, body: string): RawResponse {
+  const headers = { ...r.headers };
+  if (headers.etag) headers.etag = `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`;
+  return { ...r, headers, body };
+}
+
+/** The aggregated document with the given group-versions (`apps/v1`, `v1`) marked Stale. */
+export function markStale(r: RawResponse, gvs: string[]): RawResponse {
+  if (r.status !== 200 || !isAggregated(r) || !gvs.length) return r;
+  const doc = JSON.parse(String(r.body)) as Obj;
+  for (const g of doc.items ?? []) {
+    for (const v of g.versions ?? []) {
+      const gv = g.metadata?.name ? `${g.metadata.name}/${v.version}` : v.version;
+      if (gvs.includes(gv)) v.freshness = 'Stale';
+    }
+  }
+  return withBody(r, JSON.stringify(doc));
+}
+
+/** Names for one hostile group: [group, version, resource]. */
+function hostileNames(kind: HostileDiscovery): [string, string, string] {
+  switch (kind) {
+    case 'slash':
+      return ['evil/group.example.com', 'v1/../../x', 'things/../../secrets'];
+    case 'dotdot':
+      return ['..', '..', '..'];
+    case 'nul':
+      return ['evil\u0000group.example.com', 'v1\u0000', 'things\u0000'];
+    case 'long':
+      return [`${'a'.repeat(10 * 1024)}.example.com`, `v${'1'.repeat(10 * 1024)}`, 'r'.repeat(10 * 1024)];
+    default:
+      return ['huge.example.com', 'v1', 'things'];
+  }
+}
+
+/** How many resources make the `huge` document about 50 MB. */
+const HUGE_RESOURCES = 200_000;
+
+export function hostileDiscovery(r: RawResponse, kind: HostileDiscovery): RawResponse {
+  if (r.status !== 200) return r;
+  if (kind === 'invalid-json') return withBody(r, `${String(r.body).slice(0, Math.max(1, Math.floor(String(r.body).length / 2)))}\u0000not json`);
+  const [group, version, resource] = hostileNames(kind);
+  const doc = JSON.parse(String(r.body)) as Obj;
+  const count = kind === 'huge' ? HUGE_RESOURCES : 1;
+  if (isAggregated(r)) {
+    const resources = Array.from({ length: count }, (_, i) => ({
+      resource: count > 1 ? `${resource}${i}-${'x'.repeat(200)}` : resource,
+      responseKind: { group, version, kind: 'Thing' },
+      scope: 'Namespaced',
+      singularResource: 'thing',
+      verbs: ['get', 'list'],
+    }));
+    doc.items = [...(doc.items ?? []), { metadata: { name: group, creationTimestamp: null }, versions: [{ version, resources, freshness: 'Current' }] }];
+  } else if (Array.isArray(doc.groups)) {
+    const groups = Array.from({ length: count }, (_, i) => {
+      const name = count > 1 ? `g${i}-${'x'.repeat(200)}.${group}` : group;
+      const gv = { groupVersion: `${name}/${version}`, version };
+      return { name, versions: [gv], preferredVersion: gv };
+    });
+    doc.groups = [...doc.groups, ...groups];
+  } else return r; // /api (APIVersions): left alone
+  return withBody(r, JSON.stringify(doc));
+}
