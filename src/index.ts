@@ -71,7 +71,6 @@ export { createLogger, silentLogger, type Logger } from './core/log.js';
 export {
   applyObjects,
   applyManifests,
-  planRequests,
   DEFAULT_FIELD_MANAGER,
   type ApplyDeps,
   type ApplyOptions,
@@ -79,8 +78,8 @@ export {
   type ApplyReport,
   type ApplyStatus,
   type FieldValidation,
-  type PlannedRequest,
 } from './apply/apply.js';
+export { planRequests, type PlannedRequest } from './apply/requests.js';
 export { decodeManifests, ManifestError, describeOrigin, type Manifest } from './apply/manifests.js';
 export { readiness, type Readiness } from './apply/ready.js';
 export { waitReady, type WaitItem, type WaitOptions, type WaitOutcome } from './apply/wait.js';

@@ -59,6 +59,19 @@ export const order = 40;
 
 export const cases: BenchCase[] = [
   {
+    name: 'apply-one-warm',
+    description: 'apply --server-side of one ConfigMap (unchanged after the first run), warm cache: start-up and one round trip',
+    issue: 'issue 12',
+    server: { seed: 'empty' },
+    target: { kind: 'ratio', max: 1.0 },
+    prepare: (env) => {
+      writeFileSync(join(env.tmp, 'one.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: apply-one\ndata:\n  key: value\n');
+      return undefined;
+    },
+    kdyn: (env) => ['apply', '-f', join(env.tmp, 'one.yaml'), '-n', 'default'],
+    baseline: { kind: 'kubectl', args: (env) => ['apply', '--server-side', '-f', join(env.tmp, 'one.yaml'), '-n', 'default'] },
+  },
+  {
     name: 'apply-500-configmaps',
     description: `apply --server-side of one file with ${CONFIGMAPS} ConfigMaps (after the first run: unchanged)`,
     issue: 'issue 12',

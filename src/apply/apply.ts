@@ -17,16 +17,15 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { KdynError } from '../core/errors.js';
 import type { DynamicClient, ResourceClient } from '../dynamic/client.js';
 import type { Unstructured } from '../core/unstructured.js';
-import { resourcePath } from '../dynamic/url.js';
 import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
 import { NoKindMatchError } from '../restmapper/errors.js';
 import { parseGroupVersion } from '../core/gvk.js';
 import { OrderedEmitter, runBounded } from './bounded.js';
-import { describeOrigin, ManifestError, missingFields, type Manifest } from './manifests.js';
-import { declaredKinds, objectKey, planStages, stageOf, type DeclaredKind } from './plan.js';
-import { KindCache, MappingError, mappingError, resolveManifest, type Resolved, type Target } from './resolve.js';
+import { assertComplete, type Manifest } from './manifests.js';
+import { declaredKinds, kindKey, objectKey, planStages, stageOf, type DeclaredKind, type NamespaceRule } from './plan.js';
+import { KindCache, mappingError, resolveAll, type Resolved, type Target } from './resolve.js';
 import { waitReady } from './wait.js';
-import { getCurrent, LIST_THRESHOLD, listCurrent } from './current.js';
+import { getCurrent, prefetchCurrent, type Pending } from './current.js';
 
 export const DEFAULT_FIELD_MANAGER = 'kdyn';
 export const DEFAULT_CONCURRENCY = 8;
@@ -97,14 +96,13 @@ export function applyObjects(objects: readonly Unstructured[], deps: ApplyDeps, 
 }
 
 export async function applyManifests(manifests: readonly Manifest[], deps: ApplyDeps, opts: ApplyOptions = {}): Promise<ApplyReport> {
-  const problems = manifests.flatMap((m) => {
-    const missing = missingFields(m.object);
-    return missing.length ? [`error validating ${describeOrigin(m)}: ${missing.join(', ')}`] : [];
-  });
-  if (problems.length) throw new ManifestError(problems);
+  assertComplete(manifests);
+  return new ApplyRun(manifests, deps, opts).execute();
+}
 
-  const run = new ApplyRun(manifests, deps, opts);
-  return run.execute();
+/** The namespace rule of these options: `namespace` (else `default`), enforced when `enforceNamespace`. */
+export function namespaceRule(opts: Pick<ApplyOptions, 'namespace' | 'enforceNamespace'>): NamespaceRule {
+  return { namespace: opts.namespace || 'default', enforce: opts.enforceNamespace === true };
 }
 
 class ApplyRun {
@@ -133,17 +131,15 @@ class ApplyRun {
   }
 
   async execute(): Promise<ApplyReport> {
-    const resolved = await this.#resolve(this.manifests.map((_, i) => i));
-    // Namespace conflicts are bad input: refuse everything before the first write.
-    const bad = resolved.flatMap((r) => ('error' in r && !(r.error instanceof MappingError) ? [r.error.message] : []));
-    if (bad.length) throw new ManifestError(bad);
+    // Namespace conflicts are bad input: refused (thrown) here, before the first write.
+    const resolved = await resolveAll(this.manifests, this.#kinds, this.#declared, namespaceRule(this.opts));
 
     for (const { stage, indexes } of planStages(this.manifests.map((m) => m.object))) {
+      if (stage === 'resources' && !this.#stopped) await this.#remapAfterCrds(indexes, resolved);
       if (this.#stopped) {
         for (const i of indexes) this.#finish(i, { status: 'skipped' });
         continue;
       }
-      if (stage === 'resources') await this.#remapAfterCrds(indexes, resolved);
       const ready: number[] = [];
       for (const i of indexes) {
         const r = resolved[i]!;
@@ -174,33 +170,35 @@ class ApplyRun {
     };
   }
 
-  #resolve(indexes: readonly number[]): Promise<Resolved[]> {
-    const rule = { namespace: this.opts.namespace || 'default', enforce: this.opts.enforceNamespace === true };
-    const out: Resolved[] = [];
-    return Promise.all(indexes.map(async (i) => (out[i] = await resolveManifest(this.manifests[i]!, this.#kinds, this.#declared, rule)))).then(() => out);
-  }
-
   /**
-   * Objects whose kind did not map before the CRD stage: wait until the input's CRDs are
-   * Established, refresh discovery once, and map them again. Nothing to do when all mapped or in a
-   * dry run (dry-run CRDs are not created, so their kinds cannot be served).
+   * Before the objects whose kinds the input's own CRDs declare (or that did not map): wait until
+   * those CRDs are Established (a CRD applied a moment ago may not serve yet, even where a stale
+   * discovery cache already maps its kind); then, if some objects did not map, refresh discovery
+   * once and map them again. Nothing to do in a dry run (dry-run CRDs are not created).
    */
   async #remapAfterCrds(indexes: readonly number[], resolved: Resolved[]): Promise<void> {
-    const unmapped = indexes.filter((i) => { const r = resolved[i]!; return 'error' in r || !r.mapping; });
+    const unmapped = indexes.filter((i) => {
+      const r = resolved[i]!;
+      return 'error' in r || !r.mapping;
+    });
     const crds = this.#results.filter((r): r is ApplyResult => r !== undefined && stageOf(r.manifest.object) === 'crds' && r.status !== 'failed' && r.status !== 'skipped');
-    if (unmapped.length === 0 || crds.length === 0 || this.#dryRun) return;
+    const usesDeclared = indexes.some((i) => {
+      const o = this.manifests[i]!.object;
+      return this.#declared.has(kindKey(parseGroupVersion(String(o.apiVersion)).group, String(o.kind)));
+    });
+    if ((unmapped.length === 0 && !usesDeclared) || crds.length === 0 || this.#dryRun) return;
     const outcomes = await waitReady(
       crds.map((r) => ({ handle: this.#handle(r.mapping!, undefined), name: String(r.sent!.metadata!.name), last: r.object })),
-      { clock: this.#clock, timeoutMs: this.opts.establishTimeoutMs ?? DEFAULT_ESTABLISH_TIMEOUT_MS, signal: this.opts.signal, concurrency: this.opts.concurrency },
+      { clock: this.#clock, timeoutMs: this.opts.establishTimeoutMs ?? DEFAULT_ESTABLISH_TIMEOUT_MS, signal: this.opts.signal },
     );
     this.#notEstablished = new Map(crds.flatMap((r, k) => {
       const o = outcomes[k]!;
       return o.state === 'ready' ? [] : [[String(r.sent!.metadata!.name), o.message] as [string, string]];
     }));
-    if (this.#stopped) return;
+    if (this.#stopped || unmapped.length === 0) return;
     this.#kinds.reset();
     await this.deps.mapper.refresh();
-    const again = await this.#resolve(unmapped);
+    const again = await resolveAll(this.manifests, this.#kinds, this.#declared, namespaceRule(this.opts), unmapped);
     for (const i of unmapped) resolved[i] = again[i]!;
   }
 
@@ -208,27 +206,26 @@ class ApplyRun {
   /** Live objects read ahead by a LIST (null: absent), by input index. */
   #current = new Map<number, Unstructured | null>();
 
-  /** One LIST for each collection that holds many of the stage's objects (each object once). */
+  /**
+   * Reads ahead the live objects of collections holding many of the stage's objects. Instances of a
+   * CRD this run created need no read: they cannot have existed before it.
+   */
   async #prefetch(indexes: readonly number[], resolved: Resolved[]): Promise<void> {
-    const groups = new Map<string, { mapping: ResourceMapping; namespace: string | undefined; members: Array<[number, string]> }>();
-    const keys = new Set<string>();
+    const created = new Set(this.#results.flatMap((r) => (r?.status === 'created' && !r.dryRun && stageOf(r.manifest.object) === 'crds' ? [String(r.sent!.metadata!.name)] : [])));
+    const seen = new Set<string>();
+    const pending: Pending[] = [];
+    const absent: number[] = [];
     for (const i of indexes) {
       const t = resolved[i] as Target;
       const key = objectKey(t.object, t.namespace);
-      if (keys.has(key)) continue; // a repeated object reads its predecessor's result: GET it
-      keys.add(key);
-      const g = `${t.mapping!.gvr.group}/${t.mapping!.gvr.version}/${t.mapping!.gvr.resource}/${t.namespace ?? ''}`;
-      let entry = groups.get(g);
-      if (!entry) groups.set(g, (entry = { mapping: t.mapping!, namespace: t.namespace, members: [] }));
-      entry.members.push([i, String(t.object.metadata!.name)]);
+      if (seen.has(key)) continue; // a repeated object must see its predecessor's result: GET it
+      seen.add(key);
+      const { group, version, resource } = t.mapping!.gvr;
+      if (created.has(`${resource}.${group}`)) absent.push(i);
+      else pending.push({ index: i, collection: `${group}/${version}/${resource}/${t.namespace ?? ''}`, handle: () => this.#handle(t.mapping!, t.namespace), name: String(t.object.metadata!.name) });
     }
-    const big = [...groups.values()].filter((g) => g.members.length >= LIST_THRESHOLD);
-    await runBounded(big.map((_, k) => k), this.opts.concurrency ?? DEFAULT_CONCURRENCY, async (k) => {
-      const g = big[k]!;
-      // Any failure here only means each object is read on its own (and reports its own error).
-      const found = await listCurrent(this.#handle(g.mapping, g.namespace), g.members.map(([, name]) => name)).catch(() => undefined);
-      if (found) for (const [i, name] of g.members) this.#current.set(i, found.get(name) ?? null);
-    }, () => this.#stopped);
+    this.#current = await prefetchCurrent(pending, this.opts.concurrency ?? DEFAULT_CONCURRENCY, () => this.#stopped);
+    for (const i of absent) this.#current.set(i, null);
   }
 
   /** A kind only the input's own CRD declares, still not served when its turn came. */
@@ -295,53 +292,4 @@ function sameObject(a: Unstructured, b: Unstructured): boolean {
 function sortedKeys(_key: string, value: unknown): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
   return Object.fromEntries(Object.keys(value).sort().map((k) => [k, (value as Record<string, unknown>)[k]]));
-}
-
-/** What `--dry-run=client` prints for one object: the request that would be sent. */
-export interface PlannedRequest {
-  index: number;
-  manifest: Manifest;
-  method: 'PATCH';
-  path: string;
-  query: Record<string, string>;
-  body: Unstructured;
-}
-
-/**
- * The requests an apply would send, without sending any (client dry run). Kinds the server does not
- * serve yet but the input's CRDs declare use the declaration's plural. Reads discovery only.
- */
-export async function planRequests(manifests: readonly Manifest[], deps: Pick<ApplyDeps, 'mapper'>, opts: ApplyOptions = {}): Promise<{ requests: PlannedRequest[]; errors: Array<{ index: number; error: Error }> }> {
-  const problems = manifests.flatMap((m) => {
-    const missing = missingFields(m.object);
-    return missing.length ? [`error validating ${describeOrigin(m)}: ${missing.join(', ')}`] : [];
-  });
-  if (problems.length) throw new ManifestError(problems);
-  const kinds = new KindCache(deps.mapper);
-  const declared = declaredKinds(manifests.map((m) => m.object));
-  const rule = { namespace: opts.namespace || 'default', enforce: opts.enforceNamespace === true };
-  const resolved = await Promise.all(manifests.map((m) => resolveManifest(m, kinds, declared, rule)));
-  const bad = resolved.flatMap((r) => ('error' in r && !(r.error instanceof MappingError) ? [r.error.message] : []));
-  if (bad.length) throw new ManifestError(bad);
-  const query: Record<string, string> = {};
-  if (opts.dryRun) query.dryRun = 'All';
-  query.fieldManager = opts.fieldManager || DEFAULT_FIELD_MANAGER;
-  query.fieldValidation = opts.fieldValidation ?? 'Strict';
-  query.force = String(opts.force === true);
-  const requests: PlannedRequest[] = [];
-  const errors: Array<{ index: number; error: Error }> = [];
-  // Stage order, as the requests would go out.
-  for (const { indexes } of planStages(manifests.map((m) => m.object))) {
-    for (const i of indexes) {
-      const r = resolved[i]!;
-      if ('error' in r) {
-        errors.push({ index: i, error: r.error });
-        continue;
-      }
-      const gvr = r.mapping ? r.mapping.gvr : { group: r.declared!.group, version: parseGroupVersion(String(r.object.apiVersion)).version, resource: r.declared!.plural };
-      const path = resourcePath({ gvr, namespace: r.namespace, name: String(r.object.metadata!.name) });
-      requests.push({ index: i, manifest: manifests[i]!, method: 'PATCH', path, query: { ...query }, body: r.object });
-    }
-  }
-  return { requests, errors };
 }

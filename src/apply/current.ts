@@ -6,6 +6,7 @@
  */
 import { StatusError } from '../core/errors.js';
 import type { ResourceClient } from '../dynamic/client.js';
+import { runBounded } from './bounded.js';
 import type { Unstructured } from '../core/unstructured.js';
 
 /** From this many objects of one collection on, one LIST replaces their GETs. */
@@ -46,4 +47,32 @@ export async function getCurrent(handle: ResourceClient, name: string): Promise<
     if (e instanceof StatusError) return undefined; // e.g. 403 on get: the apply decides
     throw e;
   }
+}
+
+/** One object about to be applied: its collection (a key and a handle) and its name. */
+export interface Pending {
+  index: number;
+  collection: string;
+  handle: () => ResourceClient;
+  name: string;
+}
+
+/**
+ * Reads ahead, with one LIST each, the collections holding LIST_THRESHOLD or more of `pending`
+ * (`concurrency` at once, none once `stopped()`). Returns the live object (null: absent) by index;
+ * objects not in the answer are read one by one by the caller. A failed LIST only means that.
+ */
+export async function prefetchCurrent(pending: readonly Pending[], concurrency: number, stopped: () => boolean): Promise<Map<number, Unstructured | null>> {
+  const groups = new Map<string, Pending[]>();
+  for (const p of pending) groups.set(p.collection, [...(groups.get(p.collection) ?? []), p]);
+  const big = [...groups.values()].filter((g) => g.length >= LIST_THRESHOLD);
+  const out = new Map<number, Unstructured | null>();
+  await runBounded(big.map((_, k) => k), concurrency, async (k) => {
+    const g = big[k]!;
+    const found = await Promise.resolve()
+      .then(() => listCurrent(g[0]!.handle(), g.map((p) => p.name)))
+      .catch(() => undefined);
+    if (found) for (const p of g) out.set(p.index, found.get(p.name) ?? null);
+  }, stopped);
+  return out;
 }

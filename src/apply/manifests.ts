@@ -8,6 +8,7 @@
 import { loadAll, YAMLException } from 'js-yaml';
 import { KdynError } from '../core/errors.js';
 import { jsonErrorOffset } from './json-locate.js';
+import { pathSegmentProblem } from '../dynamic/url.js';
 import type { Unstructured } from '../core/unstructured.js';
 
 /** One object to apply and where it came from. */
@@ -79,7 +80,7 @@ export function decodeManifests(text: string, source: string): { manifests: Mani
   return { manifests, problems };
 }
 
-/** What a manifest lacks, kubectl-style (`apiVersion not set`, ...); [] when complete. */
+/** What a manifest lacks, kubectl-style (`apiVersion not set`, ...), or a name no URL can hold; [] when complete. */
 export function missingFields(obj: Unstructured): string[] {
   const out: string[] = [];
   if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') out.push('apiVersion not set');
@@ -87,8 +88,21 @@ export function missingFields(obj: Unstructured): string[] {
   const md = obj.metadata;
   if (md !== undefined && (md === null || typeof md !== 'object' || Array.isArray(md))) out.push('metadata is not an object');
   else if (typeof md?.name !== 'string' || md.name === '') out.push(typeof md?.generateName === 'string' && md.generateName ? 'metadata.name not set (generateName cannot be applied)' : 'metadata.name not set');
-  if (md && typeof md === 'object' && md.namespace !== undefined && typeof md.namespace !== 'string') out.push('metadata.namespace is not a string');
+  else if (pathSegmentProblem(md.name)) out.push(`invalid metadata.name ${JSON.stringify(md.name)}: ${pathSegmentProblem(md.name)}`);
+  if (md && typeof md === 'object' && md.namespace !== undefined) {
+    if (typeof md.namespace !== 'string') out.push('metadata.namespace is not a string');
+    else if (md.namespace !== '' && pathSegmentProblem(md.namespace)) out.push(`invalid metadata.namespace ${JSON.stringify(md.namespace)}: ${pathSegmentProblem(md.namespace)}`);
+  }
   return out;
+}
+
+/** Throws ManifestError naming every manifest that lacks apiVersion, kind or metadata.name (for library input). */
+export function assertComplete(manifests: readonly Manifest[]): void {
+  const problems = manifests.flatMap((m) => {
+    const missing = missingFields(m.object);
+    return missing.length ? [`error validating ${describeOrigin(m)}: ${missing.join(', ')}`] : [];
+  });
+  if (problems.length) throw new ManifestError(problems);
 }
 
 function push(manifests: Manifest[], problems: string[], m: Manifest): void {

@@ -9,7 +9,7 @@ import { parseGroupVersion } from '../core/gvk.js';
 import type { Unstructured } from '../core/unstructured.js';
 import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
 import { NoKindMatchError, NoResourceMatchError } from '../restmapper/errors.js';
-import { describeOrigin, type Manifest } from './manifests.js';
+import { describeOrigin, ManifestError, type Manifest } from './manifests.js';
 import { kindKey, placeNamespace, type DeclaredKind, type NamespaceRule } from './plan.js';
 
 /** A manifest's kind maps to nothing on the server. */
@@ -81,4 +81,26 @@ export function mappingError(m: Manifest, cause: Error, why = 'ensure CRDs are i
     `resource mapping not found for name: ${JSON.stringify(String(m.object.metadata?.name ?? ''))} namespace: ${JSON.stringify(ns)} from ${describeOrigin(m)}: ${cause.message}; ${why}`,
     { cause },
   );
+}
+
+/**
+ * Resolves the given manifests (by index into `manifests`; all by default). A namespace conflict is
+ * bad input: ManifestError naming every one, before anything is written. Kinds that map to nothing
+ * stay per-manifest errors (MappingError): a later stage may still serve them.
+ */
+export async function resolveAll(
+  manifests: readonly Manifest[],
+  kinds: KindCache,
+  declared: ReadonlyMap<string, DeclaredKind>,
+  rule: NamespaceRule,
+  indexes: readonly number[] = manifests.map((_, i) => i),
+): Promise<Resolved[]> {
+  const out: Resolved[] = [];
+  await Promise.all(indexes.map(async (i) => (out[i] = await resolveManifest(manifests[i]!, kinds, declared, rule))));
+  const bad = indexes.flatMap((i) => {
+    const r = out[i]!;
+    return 'error' in r && !(r.error instanceof MappingError) ? [r.error.message] : [];
+  });
+  if (bad.length) throw new ManifestError(bad);
+  return out;
 }

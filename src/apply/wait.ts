@@ -1,14 +1,16 @@
 /**
- * Waiting until applied objects are ready (./ready.ts judges), by polling each object with GET:
- * every 100 ms at first, backing off to 1 s, until ready, failed, the deadline or the stop signal.
- * A small, self-contained waiter behind one function, so a watch-based one can replace it without
- * touching the callers. The clock is injected: tests advance a FakeClock instead of sleeping.
+ * Waiting until applied objects are ready (./ready.ts judges), with the watch library
+ * (src/watch/watcher.ts): each object is judged first as last seen (the apply's answer, no
+ * request); the rest are watched, one watch per object when a collection holds a few of them, one
+ * watch of the collection when it holds more. Each watch lists first, so nothing that happened
+ * between the apply and the watch is missed. Ends at the deadline (outcome `timeout`, with the last
+ * reason an object was not ready) or when `signal` is aborted (`interrupted`). The clock is
+ * injected: tests move a FakeClock instead of sleeping.
  */
 import type { Clock } from '../core/clock.js';
-import { StatusError } from '../core/errors.js';
 import type { ResourceClient } from '../dynamic/client.js';
 import type { Unstructured } from '../core/unstructured.js';
-import { semaphore } from './bounded.js';
+import { Watcher } from '../watch/watcher.js';
 import { readiness as defaultJudge, type Readiness } from './ready.js';
 
 export interface WaitItem {
@@ -28,53 +30,74 @@ export interface WaitOptions {
   timeoutMs: number;
   /** Ends the waiting early (outcome `interrupted`). */
   signal?: AbortSignal;
-  /** Concurrent GETs (default 8). */
-  concurrency?: number;
   judge?: (obj: Unstructured) => Readiness;
 }
 
-const FIRST_INTERVAL_MS = 100;
-const MAX_INTERVAL_MS = 1000;
+/** Up to this many objects of one collection are watched one by one; more share one collection watch. */
+const WATCH_BY_NAME_MAX = 4;
 
 export async function waitReady(items: readonly WaitItem[], opts: WaitOptions): Promise<WaitOutcome[]> {
-  const deadline = opts.clock.now() + opts.timeoutMs;
-  const limit = semaphore(opts.concurrency ?? 8);
   const judge = opts.judge ?? defaultJudge;
-  return Promise.all(items.map((item) => waitOne(item, deadline, limit, judge, opts)));
-}
+  const outcomes: Array<WaitOutcome | undefined> = items.map(() => undefined);
+  const reasons: string[] = items.map(() => 'not ready');
+  /** Judges one state of item i; true once the item is settled. */
+  const see = (i: number, obj: Unstructured): boolean => {
+    const r = judge(obj);
+    if (r.state === 'ready') outcomes[i] = { state: 'ready', object: obj };
+    else if (r.state === 'failed') outcomes[i] = { state: 'failed', message: r.message };
+    else reasons[i] = r.message;
+    return outcomes[i] !== undefined;
+  };
+  items.forEach((it, i) => it.last && see(i, it.last));
 
-async function waitOne(
-  item: WaitItem,
-  deadline: number,
-  limit: <T>(f: () => Promise<T>) => Promise<T>,
-  judge: (obj: Unstructured) => Readiness,
-  opts: WaitOptions,
-): Promise<WaitOutcome> {
-  let obj = item.last;
-  let interval = FIRST_INTERVAL_MS;
-  let lastMessage = 'not ready';
-  for (;;) {
-    if (opts.signal?.aborted) return { state: 'interrupted', message: lastMessage };
-    if (!obj) {
+  const groups = new Map<string, number[]>();
+  items.forEach((it, i) => {
+    if (outcomes[i]) return;
+    const key = it.handle.collectionPath();
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  if (groups.size > 0) {
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = new AbortController();
+    opts.clock.sleep(opts.timeoutMs, timer.signal).then(
+      () => {
+        timedOut = true;
+        stop.abort();
+      },
+      () => undefined,
+    );
+    const watches: Array<Promise<void>> = [];
+    for (const members of groups.values()) {
+      if (members.length <= WATCH_BY_NAME_MAX) for (const i of members) watches.push(watchUntil(items[i]!.handle, [i], items[i]!.name));
+      else watches.push(watchUntil(items[members[0]!]!.handle, members));
+    }
+    await Promise.all(watches);
+    timer.abort();
+    opts.signal?.removeEventListener('abort', onAbort);
+    items.forEach((_, i) => {
+      if (!outcomes[i]) outcomes[i] = { state: timedOut ? 'timeout' : 'interrupted', message: reasons[i]! };
+    });
+
+    /** Watches `handle` (one object when `name` is given) until every member is settled or the wait ends. */
+    async function watchUntil(handle: ResourceClient, members: number[], name?: string): Promise<void> {
+      const byName = new Map(members.map((i) => [items[i]!.name, i]));
+      let open = members.length;
       try {
-        obj = await limit(() => item.handle.get(item.name));
+        for await (const ev of new Watcher(handle, { name, signal: stop.signal, clock: opts.clock })) {
+          const i = byName.get(String(ev.object.metadata?.name));
+          if (i === undefined || outcomes[i]) continue;
+          if (ev.type === 'DELETED') outcomes[i] = { state: 'gone', message: 'deleted while waiting' };
+          else if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') continue;
+          else if (!see(i, ev.object)) continue;
+          if (--open === 0) return;
+        }
       } catch (e) {
-        if (e instanceof StatusError && e.code === 404) return { state: 'gone', message: 'not found (deleted while waiting)' };
-        return { state: 'error', message: (e as Error).message };
+        for (const i of members) outcomes[i] ??= { state: 'error', message: (e as Error).message };
       }
     }
-    const r = judge(obj);
-    if (r.state === 'ready') return { state: 'ready', object: obj };
-    if (r.state === 'failed') return { state: 'failed', message: r.message };
-    lastMessage = r.message;
-    const left = deadline - opts.clock.now();
-    if (left <= 0) return { state: 'timeout', message: lastMessage };
-    try {
-      await opts.clock.sleep(Math.min(interval, left), opts.signal);
-    } catch {
-      return { state: 'interrupted', message: lastMessage };
-    }
-    interval = Math.min(interval * 2, MAX_INTERVAL_MS);
-    obj = undefined;
   }
+  return outcomes as WaitOutcome[];
 }

@@ -63,7 +63,8 @@ export class WatchPrinter {
       case 'jsonl':
         return JSON.stringify({ type: ev.type, object: this.strip(ev.object as Unstructured, false) }) + '\n';
       case 'json':
-        return o.events ? goJSON({ object: this.strip(ev.object as Unstructured, true), type: ev.type }) + '\n' : toJSON(this.strip(ev.object as Unstructured, false));
+        // A WatchEvent is a Go struct: `type` first, then `object` (whose map keys are sorted).
+        return o.events ? `{"type":${goJSON(ev.type)},"object":${goJSON(this.strip(ev.object as Unstructured, true))}}\n` : toJSON(this.strip(ev.object as Unstructured, false));
       case 'yaml': {
         const doc = o.events ? toYAML({ object: this.strip(ev.object as Unstructured, true), type: ev.type }) : toYAML(this.strip(ev.object as Unstructured, false));
         return this.count++ === 0 ? doc : '---\n' + doc;

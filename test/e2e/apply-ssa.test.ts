@@ -12,6 +12,7 @@ import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
 import { hasKubectl, runCommand } from '../support/cli.js';
 import { configMap as cm, kdynIn, manifestFile } from './apply-helpers.js';
+import { connect } from '../../src/dynamic/connect.js';
 
 let env: ServerEnv;
 let server: LocalApiServer;
@@ -44,12 +45,14 @@ test('a CRD and its instances in one file: one call creates them all, the second
   ]);
   assert.equal(r.err, '4 objects: 4 succeeded, 0 failed\n');
   assert.deepEqual(stored('gadgets', 'demo', 'g2', 'gadgets.kdyn.dev')?.spec, { size: 2 });
-  // The CRD was awaited (read again until Established) before its instances were sent.
-  const log = server.requestLog.map((e) => `${e.method} ${e.path}`);
+  // The CRD was awaited (watched until Established) before its instances were sent.
+  const log = server.requestLog.map((e) => `${e.method} ${e.path}${/(^|&)watch=/.test(e.query) ? ' (watch)' : ''}`);
   const crdPatch = log.indexOf('PATCH /apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.gadgets.kdyn.dev');
   const firstGadget = log.findIndex((l) => l.startsWith('PATCH /apis/gadgets.kdyn.dev/v1/namespaces/demo/gadgets/'));
   assert.ok(crdPatch >= 0 && firstGadget > crdPatch, log.join('\n'));
-  assert.ok(log.slice(crdPatch, firstGadget).includes('GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.gadgets.kdyn.dev'));
+  assert.ok(log.slice(crdPatch, firstGadget).includes('GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions (watch)'), log.join('\n'));
+  // Instances of a CRD this run created cannot have existed: no read before their PATCH.
+  assert.ok(!log.some((l) => l.startsWith('GET /apis/gadgets.kdyn.dev/')), log.join('\n'));
 
   server.clearLog();
   const again = await kdyn(['apply', '-f', p, '-n', 'demo']);
@@ -171,4 +174,70 @@ test('the same file through kubectl apply --server-side: the same output lines a
   const kd = await kdyn(['apply', '-f', crdFile('kdyn'), '-n', 'team-a']);
   assert.equal(kd.code, 0, kd.err);
   assert.ok(stored('widgets', 'team-a', 'w1', 'kdyn.cmp.kdyn.dev'));
+});
+
+test('--validate maps to fieldValidation as kubectl; -o yaml prints one object as itself and several as a List', async () => {
+  const p = file('validate.yaml', [cm('v-1'), cm('v-2')]);
+  for (const [flag, value] of [['--validate=false', 'Ignore'], ['--validate=warn', 'Warn'], ['--validate=true', 'Strict']]) {
+    server.clearLog();
+    const r = await kdyn(['apply', '-f', p, '-n', 'team-b', flag!, '-o', 'name']);
+    assert.equal(r.code, 0, r.err);
+    const patches = server.requestLog.filter((e) => e.method === 'PATCH');
+    assert.equal(patches.length, 2);
+    assert.ok(patches.every((e) => e.query.split('&').includes(`fieldValidation=${value}`)), `${flag}: ${patches[0]!.query}`);
+  }
+  const two = await kdyn(['apply', '-f', p, '-n', 'team-b', '-o', 'yaml']);
+  assert.match(two.out, /^apiVersion: v1\nitems:\n- apiVersion: v1\n/);
+  assert.match(two.out, /\nkind: List\n/);
+  const one = await kdyn(['apply', '-f', file('one.yaml', [cm('v-1')]), '-n', 'team-b', '-o', 'yaml']);
+  assert.match(one.out, /^apiVersion: v1\ndata:\n  k: v\nkind: ConfigMap\nmetadata:\n/);
+});
+
+test('a CRD the server rejects: its own error, and its instances name it; an unknown field fails Strict validation only', async () => {
+  const bad = simpleCrd({ group: 'broken.kdyn.dev', plural: 'broken', kind: 'Broken' });
+  delete (bad.spec as Record<string, unknown>).scope;
+  const p = file('broken.yaml', [bad, { apiVersion: 'broken.kdyn.dev/v1', kind: 'Broken', metadata: { name: 'b1' } }, cm('next-to-broken')]);
+  const r = await kdyn(['apply', '-f', p, '-n', 'team-b']);
+  assert.equal(r.code, 1);
+  assert.deepEqual(lines(r.out), ['configmap/next-to-broken serverside-applied']);
+  const errs = lines(r.err);
+  assert.match(errs[0]!, /^Error from server \(Invalid\): error when applying customresourcedefinition\.apiextensions\.k8s\.io\/broken\.broken\.kdyn\.dev from ".*broken\.yaml" document 1: .*spec\.scope/);
+  assert.match(errs[1]!, /^error: resource mapping not found for name: "b1" namespace: "" from ".*broken\.yaml" document 2: no matches for kind "Broken" in version "broken\.kdyn\.dev\/v1"; applying its CustomResourceDefinition "broken\.broken\.kdyn\.dev" failed$/);
+  assert.equal(errs[2], '3 objects: 1 succeeded, 2 failed');
+
+  const rocket = { apiVersion: 'demo.kdyn.dev/v1', kind: 'Rocket', metadata: { name: 'strict-rocket' }, spec: { stage: 'orbit', engines: 1, wings: 2 } };
+  const strict = await kdyn(['apply', '-f', file('strict.yaml', [rocket]), '-n', 'team-b']);
+  assert.equal(strict.code, 1);
+  assert.match(strict.err, /^Error from server \(BadRequest\): error when applying rocket\.demo\.kdyn\.dev\/strict-rocket from .*: .*wings/);
+  const lenient = await kdyn(['apply', '-f', file('strict.yaml', [rocket]), '-n', 'team-b', '--validate=false']);
+  assert.equal(lenient.code, 0, lenient.err);
+});
+
+test('SIGINT during --wait: the wait ends at once, the summary says interrupted, exit 130', async () => {
+  const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'waits' }, spec: { replicas: 1, selector: { matchLabels: { app: 'w' } }, template: { metadata: { labels: { app: 'w' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
+  const run = kdyn(['apply', '-f', file('waits.yaml', [d]), '-n', 'team-a', '--wait', '--timeout', '60s']);
+  while (!server.requestLog.some((e) => /(^|&)watch=/.test(e.query))) await new Promise((r) => setImmediate(r));
+  process.emit('SIGINT');
+  const r = await run;
+  assert.equal(r.code, 130);
+  assert.match(r.err, /^error: deployment\.apps\/waits is not ready \(interrupted\): Waiting for deployment/m);
+  assert.match(r.err, /^interrupted: 1 object: 1 succeeded, 0 failed; 0 ready\n$/m);
+  assert.equal(process.listenerCount('SIGINT'), 0);
+});
+
+test('a CRD deleted and applied again while the discovery cache still maps its kind: its instances wait for it', async () => {
+  const crd = simpleCrd({ group: 'again.kdyn.dev', plural: 'phoenixes', kind: 'Phoenix' });
+  const p = file('again.yaml', [crd, { apiVersion: 'again.kdyn.dev/v1', kind: 'Phoenix', metadata: { name: 'fawkes' } }]);
+  assert.equal((await kdyn(['apply', '-f', p, '-n', 'demo'])).code, 0);
+  const k = await connect({ kubeconfig: env.kubeconfig, env: { HOME: dir } });
+  try {
+    await k.client.resource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' }, { namespaced: false }).delete('phoenixes.again.kdyn.dev');
+  } finally {
+    k.close();
+  }
+  assert.equal(stored('phoenixes', 'demo', 'fawkes', 'again.kdyn.dev'), undefined);
+  // kdyn's cache (10-minute TTL) still maps Phoenix; the new CRD is established 150 ms after its apply.
+  const r = await kdyn(['apply', '-f', p, '-n', 'demo']);
+  assert.equal(r.code, 0, r.err);
+  assert.ok(stored('phoenixes', 'demo', 'fawkes', 'again.kdyn.dev'));
 });

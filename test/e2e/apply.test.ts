@@ -10,6 +10,7 @@ import type { LocalApiServer } from '../support/apiserver/server.js';
 import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
 import { toYAMLDocuments } from '../../src/printers/yaml.js';
+import { FakeClock } from '../../src/core/clock.js';
 import { configMap, kdynIn, manifestFile } from './apply-helpers.js';
 
 let env: ServerEnv;
@@ -89,4 +90,21 @@ test('SIGINT: no new request starts, the one in flight finishes, the summary say
   assert.ok(server.requestLog.find((e) => e.method === 'PATCH' && e.path.endsWith('/int-2'))!.status > 0, 'the request in flight was answered');
   assert.match(r.err, /^interrupted: 5 objects: .*, 3 not attempted\n$/m);
   assert.equal(process.listenerCount('SIGINT'), 0, 'the handler is removed');
+});
+
+test('SIGINT while new CRDs are awaited: their instances are not attempted (not failed), exit 130', async () => {
+  // A server whose clock never moves: the CRD is never established.
+  const frozen = await startServerEnv({ tls: false, seed: 'demo', clock: new FakeClock(), crdEstablishDelayMs: 1000 }, 'kdyn-apply-frozen-');
+  try {
+    const p = manifestFile(frozen.dir, 'crd.yaml', [simpleCrd({ group: 'frozen.kdyn.dev', plural: 'icicles', kind: 'Icicle' }), { apiVersion: 'frozen.kdyn.dev/v1', kind: 'Icicle', metadata: { name: 'i1' } }]);
+    const run = kdynIn(frozen)(['apply', '-f', p, '-n', 'demo']);
+    while (!frozen.server.requestLog.some((e) => /(^|&)watch=/.test(e.query))) await new Promise((r) => setImmediate(r));
+    process.emit('SIGINT');
+    const r = await run;
+    assert.equal(r.code, 130);
+    assert.deepEqual(r.out.split('\n').filter((l) => l), ['customresourcedefinition.apiextensions.k8s.io/icicles.frozen.kdyn.dev serverside-applied']);
+    assert.equal(r.err, 'interrupted: 2 objects: 1 succeeded, 0 failed, 1 not attempted\n');
+  } finally {
+    await frozen.stop();
+  }
 });

@@ -26,7 +26,11 @@ export interface Running {
 }
 
 export function startKdyn(args: string[], env: Record<string, string | undefined>, cwd: string): Running {
-  const child = spawn(process.execPath, [KDYN, ...args], { env, cwd });
+  return startProcess(process.execPath, [KDYN, ...args], env, cwd);
+}
+
+export function startProcess(cmd: string, args: string[], env: Record<string, string | undefined>, cwd: string): Running {
+  const child = spawn(cmd, args, { env, cwd });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));

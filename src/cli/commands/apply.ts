@@ -16,7 +16,8 @@ import { groupKindPrefix } from '../../printers/name.js';
 import { createObjectPrinter } from '../../printers/index.js';
 import { decodeSources, readSources } from '../../apply/sources.js';
 import { describeOrigin, ManifestError, type Manifest } from '../../apply/manifests.js';
-import { applyManifests, planRequests, type ApplyOptions, type ApplyReport, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
+import { planRequests } from '../../apply/requests.js';
+import { applyManifests, type ApplyOptions, type ApplyReport, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
 import { failureReason } from '../../apply/conflict.js';
 import { MappingError } from '../../apply/resolve.js';
 
@@ -95,32 +96,31 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
 
   await ctx.preconnect();
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
+  // SIGINT (until the summary): no new request starts, the ones in flight finish, exit 130.
   const stop = new AbortController();
   const onSigint = () => stop.abort();
   process.on('SIGINT', onSigint);
-  const printer = resultPrinter(opts, io);
-  let report: ApplyReport;
   try {
-    report = await applyManifests(manifests, { client, mapper, clock: ctx.clock }, {
+    const printer = resultPrinter(opts, io);
+    const report = await applyManifests(manifests, { client, mapper, clock: ctx.clock }, {
       ...applyOpts,
       signal: stop.signal,
       detectUnchanged: opts.output === 'text',
       establishTimeoutMs: opts.timeoutGiven ? opts.timeoutMs : undefined,
       onResult: printer.result,
     });
+    await printer.end();
+    let waitFailed = 0;
+    let ready: number | undefined;
+    if (opts.wait && !report.interrupted && opts.dryRun === 'none') {
+      ({ waitFailed, ready } = await waitForResults(report, ctx, io, opts, stop.signal));
+    }
+    io.stderr.write(summary(report, opts, ready, stop.signal.aborted) + '\n');
+    if (stop.signal.aborted) return 130;
+    return report.failed > 0 || waitFailed > 0 ? 1 : 0;
   } finally {
     process.off('SIGINT', onSigint);
   }
-  await printer.end();
-
-  let waitFailed = 0;
-  let ready: number | undefined;
-  if (opts.wait && !report.interrupted && opts.dryRun === 'none') {
-    ({ waitFailed, ready } = await waitForResults(report, ctx, io, opts, stop.signal));
-  }
-  io.stderr.write(summary(report, opts, ready) + '\n');
-  if (report.interrupted || stop.signal.aborted) return 130;
-  return report.failed > 0 || waitFailed > 0 ? 1 : 0;
 }
 
 /** `configmap/x`, `crontab.stable.example.com/x`: the mapping's kind and group, else the manifest's. */
@@ -174,14 +174,14 @@ function resultPrinter(opts: ApplyCommandOptions, io: IO): { result: (r: ApplyRe
   return { result, end };
 }
 
-function summary(report: ApplyReport, opts: ApplyCommandOptions, ready: number | undefined): string {
+function summary(report: ApplyReport, opts: ApplyCommandOptions, ready: number | undefined, interrupted: boolean): string {
   const total = report.results.length;
   const unchanged = report.results.filter((r) => r.status === 'unchanged').length;
   let s = `${total} object${total === 1 ? '' : 's'}: ${report.succeeded} succeeded${unchanged ? ` (${unchanged} unchanged)` : ''}, ${report.failed} failed`;
   if (report.skipped) s += `, ${report.skipped} not attempted`;
   if (ready !== undefined) s += `; ${ready} ready`;
   if (opts.dryRun === 'server') s += ' (server dry run)';
-  return report.interrupted ? `interrupted: ${s}` : s;
+  return interrupted ? `interrupted: ${s}` : s;
 }
 
 async function waitForResults(report: ApplyReport, ctx: Context, io: IO, opts: ApplyCommandOptions, signal: AbortSignal): Promise<{ waitFailed: number; ready: number }> {
@@ -193,7 +193,7 @@ async function waitForResults(report: ApplyReport, ctx: Context, io: IO, opts: A
     const ns = r.object!.metadata?.namespace;
     return { handle: r.mapping!.namespaced && ns ? h.namespace(ns) : h, name: String(r.object!.metadata?.name), last: r.object };
   });
-  const outcomes = await waitReady(items, { clock: ctx.clock, timeoutMs: opts.timeoutMs, signal, concurrency: opts.concurrency });
+  const outcomes = await waitReady(items, { clock: ctx.clock, timeoutMs: opts.timeoutMs, signal });
   let waitFailed = 0;
   outcomes.forEach((o, k) => {
     if (o.state === 'ready') return;

@@ -29,10 +29,15 @@ const NON_POINTER_TYPED = new Set(['spec', 'status', 'metadata', 'names', 'accep
 /** Built-in list fields marked atomic (owned as a whole). */
 const ATOMIC_TYPED = new Set(['versions', 'rules', 'subjects']);
 
-/** Leaf paths (joined by SEP) of an object's fields, with their JSON values for change detection. */
-export function fieldValues(obj: Obj, opts: { subresource?: string; custom: boolean }): Map<string, string> {
+/**
+ * Leaf paths (joined by SEP) of an object's fields, with their JSON values for change detection.
+ * With a schema, lists merge as it declares (keyed, set or atomic); without one, or where it declares
+ * nothing (built-ins outside schema.ts's table), a list of objects that all have a string `name` (or
+ * `type`) is keyed by it.
+ */
+export function fieldValues(obj: Obj, opts: { subresource?: string; custom: boolean; schema?: SchemaNode }): Map<string, string> {
   const out = new Map<string, string>();
-  const walk = (v: unknown, path: string[], dot: boolean): void => {
+  const walk = (v: unknown, path: string[], dot: boolean, s: SchemaNode | undefined): void => {
     const field = path[path.length - 1]!.slice(2);
     if (!opts.custom && ATOMIC_TYPED.has(field)) {
       out.set(path.join(SEP), JSON.stringify(v));
@@ -45,19 +50,29 @@ export function fieldValues(obj: Obj, opts: { subresource?: string; custom: bool
         return;
       }
       if (dot) out.set([...path, '.'].join(SEP), '');
-      for (const k of keys) walk((v as Obj)[k], [...path, `f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k));
+      for (const k of keys) walk((v as Obj)[k], [...path, `f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k), s?.child(k) ?? s);
       return;
     }
-    const keyField = Array.isArray(v) && v.length && v.every((e) => e && typeof e === 'object' && !Array.isArray(e))
-      ? (['name', 'type'] as const).find((f) => (v as Obj[]).every((e) => typeof e[f] === 'string'))
-      : undefined;
-    if (Array.isArray(v) && keyField) {
-      for (const e of v as Obj[]) {
-        const key = `k:${JSON.stringify({ [keyField]: e[keyField] })}`;
-        out.set([...path, key, '.'].join(SEP), '');
-        for (const k of Object.keys(e)) walk(e[k], [...path, key, `f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k));
+    if (Array.isArray(v) && v.length) {
+      const declared = s?.listType(v);
+      let lt: ListType | undefined = declared;
+      if (!lt && v.every((e) => e && typeof e === 'object' && !Array.isArray(e))) {
+        const keyField = (['name', 'type'] as const).find((f) => (v as Obj[]).every((e) => typeof e[f] === 'string'));
+        if (keyField) lt = { type: 'map', keys: [keyField] };
       }
-      return;
+      const elements = lt && lt.type !== 'atomic' ? v.map((e) => itemElement(lt!, e)) : [];
+      if (lt && lt.type !== 'atomic' && elements.every((e) => e !== undefined)) {
+        v.forEach((e, i) => {
+          const key = elements[i]!;
+          if (lt!.type === 'set') {
+            out.set([...path, key].join(SEP), '');
+            return;
+          }
+          out.set([...path, key, '.'].join(SEP), '');
+          for (const k of Object.keys(e as Obj)) walk((e as Obj)[k], [...path, key, `f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k), s?.items().child(k));
+        });
+        return;
+      }
     }
     out.set(path.join(SEP), JSON.stringify(v));
   };
@@ -69,13 +84,13 @@ export function fieldValues(obj: Obj, opts: { subresource?: string; custom: bool
         if (mk === 'finalizers' && Array.isArray(mv)) {
           out.set(['f:metadata', 'f:finalizers', '.'].join(SEP), '');
           for (const f of mv) out.set(['f:metadata', 'f:finalizers', `v:${JSON.stringify(f)}`].join(SEP), '');
-        } else walk(mv, ['f:metadata', `f:${mk}`], true);
+        } else walk(mv, ['f:metadata', `f:${mk}`], true, undefined);
       }
       continue;
     }
     if (opts.subresource === 'status' ? k !== 'status' : k === 'status') continue;
     // Typed (built-in) top-level structs like spec are not pointers: no "." entry for them.
-    walk(v, [`f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k));
+    walk(v, [`f:${k}`], opts.custom || !NON_POINTER_TYPED.has(k), opts.schema?.child(k));
   }
   return out;
 }
@@ -109,6 +124,8 @@ export interface ManagedUpdate {
   time: string;
   subresource?: string;
   custom: boolean;
+  /** How lists merge (schema.ts); the name/type heuristic without it. */
+  schema?: SchemaNode;
 }
 
 /**
@@ -116,7 +133,7 @@ export interface ManagedUpdate {
  * changed; other managers lose those fields; fields that disappeared are dropped from everyone.
  */
 export function updateManagedFields(oldObj: Obj | undefined, newObj: Obj, u: ManagedUpdate): ManagedFieldsEntry[] {
-  const opts = { subresource: u.subresource, custom: u.custom };
+  const opts = { subresource: u.subresource, custom: u.custom, schema: u.schema };
   const before = oldObj ? fieldValues(oldObj, opts) : new Map<string, string>();
   const after = fieldValues(newObj, opts);
   const changed = new Set<string>();
@@ -179,7 +196,10 @@ function itemElement(lt: ListType, item: unknown): string | undefined {
   if (lt.type === 'set') return `v:${JSON.stringify(item)}`;
   if (lt.type !== 'map' || !item || typeof item !== 'object') return undefined;
   const key: Obj = {};
-  for (const k of [...lt.keys].sort()) if ((item as Obj)[k] !== undefined) key[k] = (item as Obj)[k];
+  for (const k of [...lt.keys].sort()) {
+    const v = (item as Obj)[k] ?? lt.defaults?.[k];
+    if (v !== undefined) key[k] = v;
+  }
   return `k:${JSON.stringify(key)}`;
 }
 
@@ -277,23 +297,32 @@ export function pathString(path: string): string {
 export function removeField(obj: Obj, path: string): void {
   const parts = path.split(SEP);
   if (parts[parts.length - 1] === '.') parts.pop();
+  // The containers along the path, so that a list or map the removal empties goes too (nobody owns it).
+  const trail: Array<{ container: any; at: string | number }> = [];
   let node: any = obj;
   for (let i = 0; i < parts.length; i++) {
     const el = parts[i]!;
-    const last = i === parts.length - 1;
+    let at: string | number;
     if (el.startsWith('f:')) {
       if (!node || typeof node !== 'object' || Array.isArray(node)) return;
-      if (last) delete node[el.slice(2)];
-      else node = node[el.slice(2)];
-      continue;
+      at = el.slice(2);
+      if (!(at in node)) return;
+    } else {
+      if (!Array.isArray(node)) return;
+      at = el.startsWith('v:')
+        ? node.findIndex((x) => JSON.stringify(x) === el.slice(2))
+        : node.findIndex((x) => x && typeof x === 'object' && Object.entries(JSON.parse(el.slice(2)) as Obj).every(([k, v]) => x[k] === undefined || JSON.stringify(x[k]) === JSON.stringify(v))); // a missing key field took its default
+      if (at < 0) return;
     }
-    if (!Array.isArray(node)) return;
-    const idx = el.startsWith('v:')
-      ? node.findIndex((x) => JSON.stringify(x) === el.slice(2))
-      : node.findIndex((x) => x && typeof x === 'object' && Object.entries(JSON.parse(el.slice(2)) as Obj).every(([k, v]) => JSON.stringify(x[k]) === JSON.stringify(v)));
-    if (idx < 0) return;
-    if (last) node.splice(idx, 1);
-    else node = node[idx];
+    trail.push({ container: node, at });
+    node = node[at];
+  }
+  for (let i = trail.length - 1; i >= 0; i--) {
+    const { container, at } = trail[i]!;
+    if (Array.isArray(container)) container.splice(at as number, 1);
+    else delete container[at];
+    const emptied = Array.isArray(container) ? container.length === 0 : Object.keys(container).length === 0;
+    if (!emptied || i === 0) return;
   }
 }
 
@@ -354,14 +383,13 @@ export function applyConfiguration(live: Obj, config: Obj, o: { manager: string;
   const isMine = (e: ManagedFieldsEntry) => e.manager === o.manager && e.operation === 'Apply' && sameSubresource(e, scope.subresource);
   const mine = entries.find(isMine);
   const configSet = appliedFieldSet(config, scope);
-  const merged = mergeApplied(live, config, scope.schema) as Obj;
-  merged.metadata = { ...live.metadata };
+  // A deep copy: the merge shares untouched subtrees with `live`, which must never change.
+  const merged = structuredClone(mergeApplied(live, config, scope.schema)) as Obj;
+  merged.metadata = structuredClone(live.metadata);
   // Fields this manager applied before and no longer does, that nobody else owns, go away.
   if (mine) {
     const others = new Set<string>();
     for (const e of entries) if (e !== mine && sameSubresource(e, scope.subresource)) for (const p of fromFieldsV1(e.fieldsV1 ?? {})) others.add(p);
-    const mergedMeta = structuredClone(merged.metadata);
-    merged.metadata = mergedMeta;
     for (const p of fromFieldsV1(mine.fieldsV1 ?? {})) if (!configSet.has(p) && !others.has(p)) removeField(merged, p);
   }
   for (const k of ['labels', 'annotations'] as const) {
@@ -380,13 +408,12 @@ export function applyConfiguration(live: Obj, config: Obj, o: { manager: string;
   if (conflicts.length && !o.force) return { object: merged, managedFields: entries, conflicts, fieldsChanged: false, objectChanged: changed.size > 0 };
 
   const removed = new Set([...changed].filter((p) => !configSet.has(p)));
-  const taken = new Set(conflicts.map((c) => c.path));
+  // Fields that are gone lose their owners; with force, conflicting fields change hands.
+  const drop = o.force ? new Set([...removed, ...conflicts.map((c) => c.path)]) : removed;
   const out: ManagedFieldsEntry[] = [];
   let fieldsChanged = !mine || JSON.stringify(sortedPaths(fromFieldsV1(mine.fieldsV1 ?? {}))) !== JSON.stringify(sortedPaths(configSet));
   for (const e of entries) {
     if (e === mine) continue;
-    // Fields that are gone lose their owners; with force, conflicting fields change hands.
-    const drop = o.force ? new Set([...removed, ...taken]) : removed;
     if (!sameSubresource(e, scope.subresource)) {
       out.push(e);
       continue;

@@ -13,6 +13,7 @@ import { ApiError, alreadyExists, badRequest, conflict, notFound, pageNotFound, 
 import { gvString, normalizeForStorage, rfc3339, specPart, tracksGeneration, sortKeysDeep } from './meta.js';
 import { managerFromUserAgent, updateManagedFields, type ManagedFieldsEntry } from './managed-fields.js';
 import { serverSideApply } from './apply.js';
+import { schemaFor } from './schema.js';
 import { applyCreateDefaults } from './defaults.js';
 import { mergePatch, jsonPatch, JsonPatchError } from './patch.js';
 import { handleList, present } from './lists.js';
@@ -170,6 +171,7 @@ function withManagedFields(b: Backend, t: Target, req: ResourceRequest, oldObj: 
     time: rfc3339(b.clock.now()),
     subresource,
     custom: !!t.served.crd,
+    schema: schemaFor(t.served),
   });
   if (mf.length) newObj.metadata.managedFields = mf;
   else delete newObj.metadata.managedFields;

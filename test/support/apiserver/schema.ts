@@ -11,7 +11,8 @@
  */
 import type { Obj, ServedResource } from './types.js';
 
-export type ListType = { type: 'map'; keys: string[] } | { type: 'set' } | { type: 'atomic' };
+/** How a list merges; a keyed list may give defaults for key fields an item leaves out. */
+export type ListType = { type: 'map'; keys: string[]; defaults?: Record<string, unknown> } | { type: 'set' } | { type: 'atomic' };
 
 export interface SchemaNode {
   /** The schema of a field of this object; undefined when the field is not declared. */
@@ -57,7 +58,8 @@ function builtinNode(field: string): SchemaNode {
     listType: (items) => {
       if (BUILTIN_ATOMIC.has(field)) return { type: 'atomic' };
       const keys = BUILTIN_LIST_KEYS[field]?.(items as Obj[]);
-      return keys ? { type: 'map', keys } : undefined;
+      // Port protocols default to TCP (the schema's default for the key field).
+      return keys ? { type: 'map', keys, ...(keys.includes('protocol') ? { defaults: { protocol: 'TCP' } } : {}) } : undefined;
     },
   };
 }
@@ -76,7 +78,15 @@ function openApiNode(s: Obj): SchemaNode {
     items: () => (s.items && typeof s.items === 'object' ? openApiNode(s.items) : ANY),
     listType: () => {
       const lt = s['x-kubernetes-list-type'];
-      if (lt === 'map' && Array.isArray(s['x-kubernetes-list-map-keys'])) return { type: 'map', keys: s['x-kubernetes-list-map-keys'].map(String) };
+      if (lt === 'map' && Array.isArray(s['x-kubernetes-list-map-keys'])) {
+        const keys: string[] = s['x-kubernetes-list-map-keys'].map(String);
+        const defaults: Record<string, unknown> = {};
+        for (const k of keys) {
+          const d = s.items?.properties?.[k]?.default;
+          if (d !== undefined) defaults[k] = d;
+        }
+        return { type: 'map', keys, ...(Object.keys(defaults).length ? { defaults } : {}) };
+      }
       if (lt === 'set') return { type: 'set' };
       return { type: 'atomic' };
     },

@@ -9,6 +9,7 @@ import { applyCreateDefaults } from './defaults.js';
 import { normalizeForStorage, rfc3339, tracksGeneration } from './meta.js';
 import { updateManagedFields } from './managed-fields.js';
 import { simpleCrd } from './crds.js';
+import { schemaFor } from './schema.js';
 
 export interface SeedOptions {
   seed?: 'empty' | 'demo';
@@ -41,7 +42,7 @@ export function seedObject(b: Backend, group: string, version: string, resource:
   if (tracksGeneration(r) || group === DEMO_GROUP || group.endsWith('.extra.kdyn.dev')) meta.generation = 1;
   const status = o.status;
   delete o.status;
-  const mf = updateManagedFields(undefined, o, { manager, apiVersion: o.apiVersion, time: meta.creationTimestamp, custom: !!r.crd });
+  const mf = updateManagedFields(undefined, o, { manager, apiVersion: o.apiVersion, time: meta.creationTimestamp, custom: !!r.crd, schema: schemaFor(r) });
   if (mf.length) meta.managedFields = mf;
   applyCreateDefaults(r, o, b);
   if (status !== undefined) o.status = { ...(o.status ?? {}), ...status };

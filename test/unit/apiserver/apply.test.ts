@@ -150,6 +150,16 @@ describe('server-side apply', () => {
     assert.equal(r.json.message, 'Apply failed with 1 conflict: conflict with "curl" using ssa.example.com/v1: .spec.color');
   });
 
+  test('removing a nested field leaves the stored object it was merged from untouched', async () => {
+    const a = await apply(`${GADGETS}/n1`, gadget('n1', { parts: [{ name: 'p', count: 1 }], size: 1 }), 'fieldManager=alice');
+    assert.equal(a.status, 201, a.text);
+    const stored = server.store.get('ssa.example.com', 'gadgets', 'default', 'n1')!;
+    const before = JSON.stringify(stored);
+    const b = await apply(`${GADGETS}/n1`, gadget('n1', { size: 1 }), 'fieldManager=alice');
+    assert.equal(b.json.spec.parts, undefined, 'parts no longer applied by anyone');
+    assert.equal(JSON.stringify(stored), before);
+  });
+
   test('lists: x-kubernetes-list-type=map merges items by key across managers; an undeclared list is atomic', async () => {
     const a = await apply(`${GADGETS}/g2`, gadget('g2', { parts: [{ name: 'x', count: 1 }], tags: ['a'] }), 'fieldManager=alice');
     assert.equal(a.status, 201, a.text);
@@ -166,6 +176,15 @@ describe('server-side apply', () => {
     assert.equal(atomic.json.message, 'Apply failed with 1 conflict: conflict with "alice": .spec.tags');
   });
 
+  test('Update managers record lists as the schema declares them, so their ownership meets Apply\'s', async () => {
+    const c = await call(server, 'POST', GADGETS, { body: gadget('u2', { parts: [{ name: 'x', count: 1 }], tags: ['a'] }), headers: { 'user-agent': 'curl/8.0' } });
+    assert.equal(c.status, 201, c.text);
+    assert.deepEqual(fields(c.json, 'curl', 'Update'), { 'f:spec': { '.': {}, 'f:parts': { 'k:{"name":"x"}': { '.': {}, 'f:count': {}, 'f:name': {} } }, 'f:tags': {} } });
+    const r = await apply(`${GADGETS}/u2`, gadget('u2', { parts: [{ name: 'x', count: 2 }] }), 'fieldManager=bob');
+    assert.equal(r.status, 409);
+    assert.equal(r.json.message, 'Apply failed with 1 conflict: conflict with "curl" using ssa.example.com/v1: .spec.parts[name="x"].count');
+  });
+
   test('built-in lists: Deployment containers merge by name', async () => {
     const deploy = (containers: unknown[]) => ({
       apiVersion: 'apps/v1',
@@ -174,9 +193,16 @@ describe('server-side apply', () => {
       spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers } } },
     });
     const path = '/apis/apps/v1/namespaces/default/deployments/web';
-    const a = await apply(path, deploy([{ name: 'app', image: 'app:1' }]), 'fieldManager=alice');
+    const app = { name: 'app', image: 'app:1', ports: [{ containerPort: 80 }] };
+    const a = await apply(path, deploy([app]), 'fieldManager=alice');
     assert.equal(a.status, 201, a.text);
-    assert.deepEqual(fields(a.json, 'alice')['f:spec']['f:template']['f:spec']['f:containers'], { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {} } });
+    assert.deepEqual(fields(a.json, 'alice')['f:spec']['f:template']['f:spec']['f:containers'], {
+      'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {}, 'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } } },
+    });
+    // Applied again: the defaulted protocol is part of the port's key, so nothing changes.
+    const again = await apply(path, deploy([app]), 'fieldManager=alice');
+    assert.equal(again.json.metadata.resourceVersion, a.json.metadata.resourceVersion);
+    assert.deepEqual(again.json.spec.template.spec.containers[0].ports, [{ containerPort: 80, protocol: 'TCP' }]);
     const b = await apply(path, deploy([{ name: 'sidecar', image: 'side:1' }]), 'fieldManager=bob');
     assert.equal(b.status, 200, b.text);
     assert.deepEqual(b.json.spec.template.spec.containers.map((c: any) => c.name).sort(), ['app', 'sidecar']);

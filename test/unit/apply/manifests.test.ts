@@ -63,13 +63,14 @@ test('a JSON syntax error is located too', () => {
 });
 
 test('missing apiVersion, kind or metadata.name: named by file and document index, every one', () => {
-  const text = `${cm('ok')}---\nkind: ConfigMap\nmetadata:\n  name: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: g-\n---\n- a\n- b\n`;
+  const text = `${cm('ok')}---\nkind: ConfigMap\nmetadata:\n  name: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: g-\n---\n- a\n- b\n---\n${cm('a/b')}`;
   const { manifests, problems } = decodeManifests(text, 'm.yaml');
   assert.equal(manifests.length, 1);
   assert.deepEqual(problems, [
     'error validating "m.yaml" document 2: apiVersion not set',
     'error validating "m.yaml" document 3: metadata.name not set (generateName cannot be applied)',
     'error validating "m.yaml" document 4: not a Kubernetes object (a list)',
+    'error validating "m.yaml" document 5: invalid metadata.name "a/b": may not contain \'/\'',
   ]);
   assert.equal(describeOrigin({ source: 'STDIN', document: 2, item: 4 }), '"STDIN" document 2, item 4');
 });
