@@ -136,3 +136,24 @@ test('kubectl get -w and kdyn get -w print the same bytes (table, --output-watch
   }
 });
 
+
+test('SIGINT ends a watch with exit 130 after its output; a closed stdout ends it quietly with 0', async () => {
+  env.server.clearLog();
+  const k = startKdyn(['watch', 'namespaces', '-o', 'name'], kdynEnv(), env.dir);
+  await k.until((o) => o.includes('namespace/wf\n'), 15_000, 'the namespaces');
+  k.child.kill('SIGINT');
+  const { code } = await k.exited;
+  assert.equal(code, 130);
+  assert.match(k.out(), /^namespace\/default\n/m);
+  assert.equal(k.err(), '');
+
+  const p = startKdyn(['watch', 'namespaces', '-o', 'name'], kdynEnv(), env.dir);
+  await p.until((o) => o.length > 0, 15_000, 'the first line');
+  p.child.stdout!.destroy(); // as `| head -1` exiting
+  await cms.create({ metadata: { name: 'after-close' } });
+  const client = clientFor(env.server);
+  for (let i = 0; i < 3; i++) await client.resource({ group: '', version: 'v1', resource: 'namespaces' }).create({ metadata: { name: `pipe-${i}` } });
+  const r = await p.exited;
+  assert.equal(r.code, 0, p.err());
+  assert.equal(p.err(), '');
+});
