@@ -129,6 +129,7 @@ function clusterTls(entry: Entry<KubeconfigCluster> | undefined): TLSConfig {
   const caFile = str(c['certificate-authority']);
   return {
     caData: caDataStr ? b64(caDataStr, 'certificate-authority-data', owner) : caFile ? readPem(caFile, 'certificate-authority', owner) : undefined,
+    ...(caDataStr ? { caSource: `certificate-authority-data of ${owner}` } : caFile ? { caSource: `certificate-authority ${caFile} of ${owner}` } : {}),
     insecure: c['insecure-skip-tls-verify'] === true,
     serverName: str(c['tls-server-name']),
   };
@@ -142,6 +143,7 @@ function applyTlsFlags(base: TLSConfig, o: LoadOptions): TLSConfig {
   const insecureFlag = f['insecure-skip-tls-verify'] === true;
   if (caFlag || insecureFlag) {
     tls.caData = caFlag ? readPem(resolve(o.cwd, caFlag), 'certificate-authority', '--certificate-authority') : undefined;
+    tls.caSource = caFlag ? `--certificate-authority ${caFlag}` : undefined;
     tls.insecure = insecureFlag;
   }
   const sn = str(f['tls-server-name']);

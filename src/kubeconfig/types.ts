@@ -84,6 +84,8 @@ export interface MergedKubeconfig {
 export interface TLSConfig {
   /** PEM bytes of the CA bundle to trust (undefined: the system roots). */
   caData?: Buffer;
+  /** Where caData came from, for messages (e.g. `certificate-authority-data of cluster "x"`). */
+  caSource?: string;
   /** PEM client certificate and key (static ones; exec plugins may supply their own). */
   certData?: Buffer;
   keyData?: Buffer;

@@ -2,53 +2,82 @@
  * How kdyn reaches a cluster: one `Dialer` per server and client certificate, which opens a ready
  * connection (TCP, TLS, or TLS inside a proxy's CONNECT tunnel) for ./pool.ts to send HTTP/1.1 on.
  *
- * - https with a kubeconfig CA: the TLS session is set up with no CA at all (so Node never builds
- *   its ~140-certificate root store, 20-28 ms) and the chain is verified in JS (./tls-verify.ts)
- *   before the socket is handed out: a failed check destroys it before one request byte (or the
- *   Authorization header) is written.
- * - https without a CA, with an unparsable CA, or `insecure-skip-tls-verify`: Node's own verification.
- * - A proxy for an https server: CONNECT tunnel (./proxy.ts), TLS to the cluster inside it.
- * - A proxy for an http server: requests go to the proxy with absolute URIs (`absoluteTarget`).
+ * Verification of an https server, by mode (see the README's "Security" section):
+ * - `js` (the kubeconfig has a CA that parses): the TLS session is set up with no CA at all (so Node
+ *   never builds its ~140-certificate root store, 20-28 ms) and ./tls-verify.ts `fastVerify` judges
+ *   the chain before the socket is handed out. A chain it cannot fully decide (intermediates, name
+ *   constraints, other critical extensions, ...) switches the dialer to `openssl` for good and the
+ *   connection is made again.
+ * - `openssl`: the kubeconfig's CA as `ca`, `rejectUnauthorized`, the name checked by Go's rules.
+ * - `node` (no CA: the system roots): the same with Node's default roots.
+ * - `none`: `insecure-skip-tls-verify`.
+ * Nothing is written on a connection before its server passed: a failed check destroys the socket
+ * before one request byte. With a client certificate, the client's handshake flight that carries it
+ * is held back (./gate.ts) until the server passed.
+ *
+ * client-go's transport defaults bound every phase: TCP connect 30 s ("dial tcp ...: i/o timeout"),
+ * TLS handshake 10 s ("net/http: TLS handshake timeout"), a proxy's answer to CONNECT 1 min.
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
+import { ClientFlightGate } from './gate.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
-import { parseCaBundle, presentedIntermediates, verifyServerChain } from './tls-verify.js';
+import { checkName, fastVerify, parseCaBundle } from './tls-verify.js';
+
+export type Verification = 'js' | 'openssl' | 'node' | 'none';
 
 export interface Dialer {
   /** Opens one connection, resolved once it can carry a request (TLS verified). */
   dial(): Promise<Socket>;
-  /** How the server is verified, for tests and -v logs. */
-  readonly verification: 'js' | 'node' | 'none';
+  /** How the server is verified now, for tests and -v logs. */
+  readonly verification: Verification;
   /** Set when requests must be addressed to an http proxy in absolute-URI form. */
   readonly absoluteTarget?: URL;
 }
 
-export function tlsOptions(tls: TLSConfig, cert?: ClientCertificate): ConnectionOptions {
-  const o: ConnectionOptions = { rejectUnauthorized: !tls.insecure };
-  if (tls.caData) o.ca = tls.caData;
-  const c = cert ?? (tls.certData && tls.keyData ? { cert: tls.certData, key: tls.keyData } : undefined);
-  if (c) {
-    o.cert = c.cert;
-    o.key = c.key;
-  }
-  return o;
+export interface DialTimeouts {
+  /** TCP connect (Go's net.Dialer Timeout in client-go: 30 s). */
+  dialMs: number;
+  /** TLS handshake, from TCP connect to a verified server (http.Transport TLSHandshakeTimeout: 10 s). */
+  tlsHandshakeMs: number;
+  /** A proxy's answer to CONNECT (net/http's bound when nothing else limits it: 1 min). */
+  proxyConnectMs: number;
 }
 
-/**
- * @param now  wall time for certificate validity (as OpenSSL uses; not the injected Clock, whose
- *             fake time in tests has nothing to do with a certificate's dates)
- */
-export function createDialer(server: string, tls: TLSConfig, proxy: ProxyChoice | undefined, cert?: ClientCertificate, now: () => number = Date.now): Dialer {
+export const DEFAULT_TIMEOUTS: DialTimeouts = { dialMs: 30_000, tlsHandshakeMs: 10_000, proxyConnectMs: 60_000 };
+
+export interface DialOptions {
+  proxy?: ProxyChoice;
+  /** A client certificate from an exec plugin (else the kubeconfig's, from `tls`). */
+  cert?: ClientCertificate;
+  /** Wall time for certificate validity (as OpenSSL uses; not the injected Clock). */
+  now?: () => number;
+  timeouts?: Partial<DialTimeouts>;
+  /** -v logging of verification decisions (never given secrets). */
+  log?: (message: string) => void;
+  /** Opens a TCP connection (tests stand in a socket that never connects). */
+  connect?: (host: string, port: number) => Socket;
+}
+
+function clientCert(tls: TLSConfig): ClientCertificate | undefined {
+  return tls.certData && tls.keyData ? { cert: tls.certData, key: tls.keyData } : undefined;
+}
+
+export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}): Dialer {
   const url = new URL(server);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const https = url.protocol === 'https:';
   const port = Number(url.port || (https ? 443 : 80));
+  const timeouts: DialTimeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
+  const proxy = o.proxy;
+  const now = o.now ?? Date.now;
+  const open = o.connect ?? ((h: string, p: number) => netConnect({ host: h, port: p }));
+  const tcp = (h: string, p: number, ms: number) => tcpConnect(open(h, p), h, p, ms);
 
   if (!https) {
-    if (!proxy) return { verification: 'none', dial: () => connected(netConnect({ host, port }), 'connect') };
+    if (!proxy) return { verification: 'none', dial: () => tcp(host, port, timeouts.dialMs) };
     // Plain http server through a proxy: talk to the proxy (over TLS for an https proxy).
     const p = proxy.url;
     const pHost = p.hostname.replace(/^\[|\]$/g, '');
@@ -56,76 +85,166 @@ export function createDialer(server: string, tls: TLSConfig, proxy: ProxyChoice 
     return {
       verification: 'none',
       absoluteTarget: p,
-      dial: () =>
-        p.protocol === 'https:'
-          ? connected(tlsConnect({ host: pHost, port: pPort, servername: sni(pHost) }), 'secureConnect')
-          : connected(netConnect({ host: pHost, port: pPort }), 'connect'),
+      dial: async () => {
+        const s = await tcp(pHost, pPort, timeouts.dialMs);
+        if (p.protocol !== 'https:') return s;
+        return (await handshake(tlsConnect({ socket: s, servername: sni(pHost), rejectUnauthorized: true }), timeouts.tlsHandshakeMs)) as TLSSocket;
+      },
     };
   }
 
   const servername = tls.serverName || sni(host);
+  const verifyName = tls.serverName || host;
   const anchors = !tls.insecure && tls.caData ? parseCaBundle(tls.caData) : undefined;
-  const base: ConnectionOptions = { ...tlsOptions(tls, cert), ...(servername ? { servername } : {}) };
-  // A socket from a CONNECT tunnel, or undefined for a direct connection.
-  const raw = (): Promise<Socket | undefined> => (proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }) : Promise.resolve(undefined));
+  const cert = o.cert ?? clientCert(tls);
+  let mode: Verification = tls.insecure ? 'none' : anchors ? 'js' : tls.caData ? 'openssl' : 'node';
 
-  if (anchors) {
-    const { ca: _ca, ...rest } = base;
-    const verifyName = tls.serverName || host;
-    return {
-      verification: 'js',
-      dial: async () => {
-        const socket = await raw();
-        const s = tlsConnect({ ...rest, host, port, ...(socket ? { socket } : {}), ca: [], rejectUnauthorized: false });
-        await connected(s, 'secureConnect');
-        const err = verifyPeer(s, anchors, verifyName, now());
-        if (err) {
-          s.destroy();
-          throw err;
-        }
-        return s;
-      },
-    };
-  }
+  const raw = (): Promise<Socket> =>
+    proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts) : tcp(host, port, timeouts.dialMs);
+  const goName = (_host: string, peer: { raw?: Buffer }): Error | undefined => (peer.raw ? checkName(new X509Certificate(peer.raw), verifyName) : undefined);
+
+  /** The JS verdict on the connected (or, in TLS 1.2, half-connected) server. */
+  const judgeJs = (s: TLSSocket): Error | 'openssl' | undefined => {
+    try {
+      const leaf = s.getPeerCertificate(false)?.raw;
+      if (!leaf) return Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+      const v = fastVerify(new X509Certificate(leaf), anchors!, verifyName, now());
+      if (v.verdict === 'accept') return undefined;
+      if (v.verdict === 'reject') return v.error;
+      o.log?.(`TLS: verifying ${url.host} with OpenSSL: ${v.why}`);
+      return 'openssl';
+    } catch (e) {
+      return Object.assign(new Error(`certificate verification failed: ${(e as Error).message}`), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    }
+  };
+
+  /** TLS 1.2 with a held client flight: OpenSSL has checked the server's chain; ask for its verdict. */
+  const judgeOpenSslEarly = (s: TLSSocket): Error | undefined => {
+    const handle = (s as unknown as { _handle?: { verifyError?: () => Error | null } })._handle;
+    if (typeof handle?.verifyError !== 'function') {
+      return Object.assign(new Error('cannot verify a TLS 1.2 server before sending the client certificate on this Node.js version'), { code: 'ERR_KDYN_TLS_EARLY_VERIFY' });
+    }
+    const err = handle.verifyError();
+    if (err) return err;
+    return goName(verifyName, s.getPeerCertificate(false) ?? {});
+  };
+
+  const connectWith = async (m: Verification): Promise<TLSSocket | 'openssl'> => {
+    const socket = await raw();
+    const gate = cert && m !== 'none' ? new ClientFlightGate(socket) : undefined;
+    const opts: ConnectionOptions = { socket: gate ?? socket, ...(servername ? { servername } : {}) };
+    if (cert) Object.assign(opts, { cert: cert.cert, key: cert.key });
+    if (m === 'js') Object.assign(opts, { ca: [], rejectUnauthorized: false });
+    else if (m === 'none') opts.rejectUnauthorized = false;
+    // Any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
+    else Object.assign(opts, { ...(m === 'openssl' ? { ca: tls.caData, allowPartialTrustChain: true } : {}), rejectUnauthorized: true, checkServerIdentity: goName });
+    const s = tlsConnect(opts);
+    if (gate) keepRefsInStep(s, socket);
+    const judge = (early: boolean): Error | 'openssl' | undefined => (m === 'js' ? judgeJs(s) : early ? judgeOpenSslEarly(s) : undefined);
+    return handshake(s, timeouts.tlsHandshakeMs, {
+      gate,
+      // TLS 1.2: the held flight is the answer to the server's; judge now (TLS 1.3 waits for secureConnect).
+      onHeld: () => (s.getProtocol() === 'TLSv1.2' ? judge(true) : 'wait'),
+      onSecure: () => judge(false),
+    });
+  };
+
   return {
-    verification: tls.insecure ? 'none' : 'node',
+    get verification() {
+      return mode;
+    },
     dial: async () => {
-      const socket = await raw();
-      return connected(tlsConnect({ ...base, host, port, ...(socket ? { socket } : {}) }), 'secureConnect');
+      if (mode === 'js') {
+        const s = await connectWith('js');
+        if (s !== 'openssl') return s;
+        mode = 'openssl';
+      }
+      const s = await connectWith(mode);
+      if (s === 'openssl') throw new Error('internal: OpenSSL verification asked for OpenSSL');
+      return s;
     },
   };
 }
 
-/** The JS check of the presented chain against the kubeconfig's CAs; undefined when it holds. */
-function verifyPeer(s: TLSSocket, anchors: readonly X509Certificate[], serverName: string, now: number): Error | undefined {
-  try {
-    // The leaf alone first; the presented chain only if an intermediate is needed. (Not
-    // getPeerX509Certificate(): on Node 20, after it getPeerCertificate(true) loses the chain.)
-    const raw = s.getPeerCertificate(false)?.raw;
-    if (!raw) return Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-    return verifyServerChain(new X509Certificate(raw), () => presentedIntermediates(s.getPeerCertificate(true)), anchors, serverName, now);
-  } catch (e) {
-    return Object.assign(new Error(`certificate verification failed: ${(e as Error).message}`), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-  }
+type Judged = Error | 'openssl' | undefined;
+
+/**
+ * Waits for a TLS socket's handshake (bounded by `ms`), runs the verdicts, opens the gate on
+ * success; on failure or timeout destroys the socket unopened.
+ */
+function handshake(s: TLSSocket, ms: number, h: { gate?: ClientFlightGate; onHeld?: () => Judged | 'wait'; onSecure?: () => Judged } = {}): Promise<TLSSocket | 'openssl'> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const finish = (r: Judged): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      s.removeListener('error', onError);
+      if (r === undefined) {
+        h.gate?.open();
+        resolve(s);
+        return;
+      }
+      s.destroy();
+      if (r === 'openssl') resolve('openssl');
+      else reject(r);
+    };
+    const onError = (e: Error) => finish(e);
+    const timer = setTimeout(() => finish(Object.assign(new Error('net/http: TLS handshake timeout'), { code: 'ERR_KDYN_TLS_HANDSHAKE_TIMEOUT' })), ms);
+    s.once('error', onError);
+    s.once('secureConnect', () => finish(h.onSecure ? h.onSecure() : undefined));
+    h.gate?.once('held', () => {
+      if (done || !h.onHeld) return;
+      const r = h.onHeld();
+      if (r === 'wait') return;
+      if (r === undefined) h.gate!.open(); // verified; the handshake completes, then secureConnect judges again
+      else finish(r);
+    });
+  });
+}
+
+/**
+ * A TLS socket over a JS stream (the gate) has no handle of its own to ref or unref: the pool's
+ * `unref()` of an idle connection must reach the TCP socket, or it keeps the process alive.
+ */
+function keepRefsInStep(s: TLSSocket, tcp: Socket): void {
+  const ref = s.ref.bind(s);
+  const unref = s.unref.bind(s);
+  s.ref = () => {
+    tcp.ref();
+    return ref();
+  };
+  s.unref = () => {
+    tcp.unref();
+    return unref();
+  };
+}
+
+/** Waits for a TCP connection, failing with Go's `i/o timeout` after `ms`. */
+function tcpConnect(s: Socket, host: string, port: number, ms: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      s.destroy();
+      reject(Object.assign(new Error(`dial tcp ${hostPort(host, port)}: i/o timeout`), { code: 'ETIMEDOUT' }));
+    }, ms);
+    s.once('error', (e) => {
+      clearTimeout(timer);
+      s.destroy();
+      reject(e);
+    });
+    s.once('connect', () => {
+      clearTimeout(timer);
+      s.removeAllListeners('error');
+      resolve(s);
+    });
+  });
+}
+
+export function hostPort(host: string, port: number): string {
+  return `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
 }
 
 /** SNI is a host name, never an IP address (as Go and Node's https agent do). */
 function sni(host: string): string | undefined {
   return isIP(host) ? undefined : host;
-}
-
-function connected<S extends Socket>(s: S, event: 'connect' | 'secureConnect'): Promise<S> {
-  return new Promise((resolve, reject) => {
-    const onError = (e: Error) => {
-      s.removeListener(event, onReady);
-      s.destroy();
-      reject(e);
-    };
-    const onReady = () => {
-      s.removeListener('error', onError);
-      resolve(s);
-    };
-    s.once('error', onError);
-    s.once(event, onReady);
-  });
 }

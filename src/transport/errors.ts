@@ -16,6 +16,17 @@ const UNKNOWN_AUTHORITY = new Set([
   'INVALID_CA',
 ]);
 
+/** OpenSSL verification results (Node's codes) -> Go's crypto/x509 wording. */
+const X509_REASONS: Record<string, string> = {
+  PATH_LENGTH_EXCEEDED: 'too many intermediates for path length constraint',
+  PERMITTED_VIOLATION: 'a root or intermediate certificate is not authorized to sign for this name',
+  EXCLUDED_VIOLATION: 'a root or intermediate certificate is not authorized to sign for this name',
+  UNHANDLED_CRITICAL_EXTENSION: 'unhandled critical extension',
+  CA_MD_TOO_WEAK: 'cannot verify signature: insecure algorithm',
+  CA_KEY_TOO_SMALL: 'cannot verify signature: the key is too small',
+  EE_KEY_TOO_SMALL: 'cannot verify signature: the key is too small',
+};
+
 /** Errors after which an idempotent request may be sent again. */
 export function isRetriableNetworkError(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
@@ -52,12 +63,27 @@ export function toConnectionError(e: unknown, host: string, what: string): KdynE
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
     return unable('tls: failed to verify certificate: x509: certificate has expired or is not yet valid');
   }
-  if (code === 'ERR_KDYN_CERT_EKU') return unable('tls: failed to verify certificate: x509: certificate specifies an incompatible key usage');
+  if (code === 'ERR_KDYN_CERT_EKU' || code === 'INVALID_PURPOSE') return unable('tls: failed to verify certificate: x509: certificate specifies an incompatible key usage');
+  // Node reports several OpenSSL results as UNSPECIFIED; their text says which.
+  if (code === 'UNSPECIFIED' && /key usage does not include certificate signing/.test(msg)) {
+    return unable('tls: failed to verify certificate: x509: certificate signed by unknown authority');
+  }
+  const x509 =
+    X509_REASONS[code] ??
+    (/name constraint|permitted subtree|excluded subtree|name syntax/i.test(msg)
+      ? X509_REASONS.PERMITTED_VIOLATION
+      : /unhandled critical extension/.test(msg)
+        ? X509_REASONS.UNHANDLED_CRITICAL_EXTENSION
+        : undefined);
+  if (x509) return unable(`tls: failed to verify certificate: x509: ${x509}`);
+  if (code === 'ERROR_IN_CERT_NOT_BEFORE_FIELD' || code === 'ERROR_IN_CERT_NOT_AFTER_FIELD') {
+    return unable('tls: failed to parse certificate from server: x509: malformed validity');
+  }
+  if (code === 'ERR_KDYN_TLS_HANDSHAKE_TIMEOUT') return unable('net/http: TLS handshake timeout');
+  if (code === 'ERR_KDYN_TLS_EARLY_VERIFY') return unable(`tls: ${msg}`);
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    const cert = (err as { cert?: { subjectaltname?: string } }).cert;
-    const names = (cert?.subjectaltname ?? '').split(',').map((n) => n.trim().replace(/^(DNS|IP Address):/, '')).filter(Boolean);
-    const asked = err.host ?? host;
-    return unable(`tls: failed to verify certificate: x509: ${names.length ? `certificate is valid for ${names.join(', ')}, not ${asked}` : err.reason ?? msg}`);
+    // ./tls-verify.ts checkName words `reason` as Go's HostnameError.
+    return unable(`tls: failed to verify certificate: x509: ${err.reason ?? msg}`);
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME') {
     const name = err.hostname ?? host;

@@ -8,8 +8,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import { USER_AGENT } from '../core/version.js';
-import type { ClientCertificate, RestConfig } from '../kubeconfig/types.js';
-import { createDialer } from './dial.js';
+import type { ClientCertificate, CredentialProvider, RestConfig } from '../kubeconfig/types.js';
+import { noCredentials } from '../kubeconfig/credentials.js';
+import { createDialer, type DialTimeouts } from './dial.js';
+import { caBundleProblem } from './tls-verify.js';
+import { ConfigError } from '../core/errors.js';
 import { ConnectionPool } from './pool.js';
 import { statusText } from './status-text.js';
 import { exchange as wireExchange, truncated, type WireResponse } from './wire.js';
@@ -28,6 +31,8 @@ export interface TransportOptions {
   retry?: Partial<RetryPolicy>;
   /** Jitter source (tests pass a constant). */
   random?: () => number;
+  /** Connect, TLS handshake and proxy CONNECT bounds (client-go's defaults unless given). */
+  timeouts?: Partial<DialTimeouts>;
 }
 
 /** RequestOptions plus a flag to allow retries for a non-GET request that is safe to repeat. */
@@ -52,25 +57,40 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
   const random = opts.random ?? Math.random;
   const server = config.server.replace(/\/+$/, '');
   const serverUrl = new URL(server);
+  if (config.tls.caData && !config.tls.insecure) {
+    const problem = caBundleProblem(config.tls.caData);
+    if (problem) throw new ConfigError(`unable to load root certificates: ${problem} (${config.tls.caSource ?? 'certificate-authority'})`);
+  }
   const proxy: ProxyChoice | undefined = selectProxy(server, config.proxyUrl, opts.env);
   if (proxy) logger.info(6, `Using proxy ${proxyDisplay(proxy.url)} (${proxy.source}) for ${serverUrl.host}`, 'transport.go:1');
+
+  // As clientcmd: user credentials apply only to TLS transports. Over plain http nothing is asked
+  // of the provider: no token read, no exec plugin run, no client certificate. (Impersonation
+  // headers are not credentials; kubectl sends them over http too.)
+  const tlsTransport = serverUrl.protocol === 'https:';
+  if (!tlsTransport && (config.credentials.kind !== 'none' || config.tls.certData)) {
+    logger.info(6, `Not sending credentials to ${serverUrl.protocol}//${serverUrl.host}: user credentials (${credentialKinds(config).join(', ')}) are used only over https`, 'client_config.go:1');
+  }
+  const credentials: CredentialProvider = tlsTransport ? config.credentials : noCredentials;
 
   let pool: ConnectionPool | undefined;
   let poolCert: ClientCertificate | undefined;
   const poolFor = (cert: ClientCertificate | undefined): ConnectionPool => {
     if (!pool || cert !== poolCert) {
       pool?.close();
-      pool = new ConnectionPool(createDialer(server, config.tls, proxy, cert));
+      pool = new ConnectionPool(
+        createDialer(server, config.tls, { proxy, cert, timeouts: opts.timeouts, log: (m) => logger.info(6, m, 'transport.go:1') }),
+      );
       poolCert = cert;
     }
     return pool;
   };
   const clientCertificate = async (): Promise<ClientCertificate | undefined> =>
-    config.credentials.getClientCertificate ? await config.credentials.getClientCertificate() : undefined;
+    credentials.getClientCertificate ? await credentials.getClientCertificate() : undefined;
 
   const buildHeaders = async (o: RequestOptions, target: URL): Promise<Headers> => {
     const h: Headers = { Host: target.host, Accept: 'application/json, */*', ...o.headers, 'User-Agent': USER_AGENT };
-    const auth = await config.credentials.getAuthorization();
+    const auth = await credentials.getAuthorization();
     if (auth) h.Authorization = auth;
     const imp = config.impersonate;
     if (imp) {
@@ -189,7 +209,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
       }
       logResponse(method, sent);
       const status = sent.res.statusCode;
-      if (status === 401 && !refreshed && (await config.credentials.refreshAfterUnauthorized())) {
+      if (status === 401 && !refreshed && (await credentials.refreshAfterUnauthorized())) {
         refreshed = true;
         discard(sent);
         attempt--;
@@ -254,13 +274,21 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
     },
     preconnect() {
       // Only when the credentials need no work first (a client certificate from an exec plugin does).
-      if (!config.credentials.getClientCertificate) poolFor(undefined).preconnect();
+      if (!credentials.getClientCertificate) poolFor(undefined).preconnect();
     },
     close() {
       pool?.close();
       pool = undefined;
     },
   };
+}
+
+/** What a config would send as credentials, for the -v=6 note (kinds only, never values). */
+function credentialKinds(config: RestConfig): string[] {
+  const kinds: string[] = [];
+  if (config.credentials.kind !== 'none') kinds.push(config.credentials.kind);
+  if (config.tls.certData) kinds.push('client certificate');
+  return kinds;
 }
 
 /** The whole body; `max` bytes at most (else ResponseTooLargeError, and the connection is closed). */

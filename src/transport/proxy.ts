@@ -117,11 +117,25 @@ export function proxyDisplay(proxy: URL): string {
   return `${proxy.protocol}//${proxy.host}`;
 }
 
+/** Bounds of the phases of a tunnel: TCP connect, TLS to an https proxy, the answer to CONNECT. */
+export interface TunnelTimeouts {
+  dialMs: number;
+  tlsHandshakeMs: number;
+  proxyConnectMs: number;
+}
+
 /**
  * Opens a tunnel through an http(s) proxy with CONNECT and resolves with the raw socket to
- * `host:port` (the caller starts TLS over it).
+ * `host:port` (the caller starts TLS over it). Each phase is bounded as net/http bounds it, with
+ * its messages (`proxyconnect tcp: ...`).
  */
-export function connectTunnel(proxy: URL, host: string, port: number, proxyTls: { ca?: Buffer; rejectUnauthorized: boolean }): Promise<Socket> {
+export function connectTunnel(
+  proxy: URL,
+  host: string,
+  port: number,
+  proxyTls: { ca?: Buffer; rejectUnauthorized: boolean },
+  timeouts: TunnelTimeouts = { dialMs: 30_000, tlsHandshakeMs: 10_000, proxyConnectMs: 60_000 },
+): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const pPort = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
     const pHost = proxy.hostname.replace(/^\[|\]$/g, '');
@@ -130,11 +144,19 @@ export function connectTunnel(proxy: URL, host: string, port: number, proxyTls: 
         ? tlsConnect({ host: pHost, port: pPort, servername: isIP(pHost) ? undefined : pHost, ...(proxyTls.ca ? { ca: proxyTls.ca } : {}), rejectUnauthorized: proxyTls.rejectUnauthorized })
         : netConnect({ host: pHost, port: pPort });
     const authority = `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+    const proxyAddr = `${isIP(pHost) === 6 ? `[${pHost}]` : pHost}:${pPort}`;
     let buf = Buffer.alloc(0);
+    let timer: NodeJS.Timeout | undefined;
+    const phase = (ms: number, message: string) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => fail(proxyError(message)), ms);
+    };
     const fail = (e: Error) => {
+      clearTimeout(timer);
       socket.destroy();
       reject(e);
     };
+    phase(timeouts.dialMs, `proxyconnect tcp: dial tcp ${proxyAddr}: i/o timeout`);
     const onData = (chunk: Buffer) => {
       buf = Buffer.concat([buf, chunk]);
       const end = buf.indexOf('\r\n\r\n');
@@ -142,6 +164,7 @@ export function connectTunnel(proxy: URL, host: string, port: number, proxyTls: 
         if (buf.length > 16384) fail(proxyError(`proxyconnect: the proxy ${proxyDisplay(proxy)} sent an oversized response to CONNECT`));
         return;
       }
+      clearTimeout(timer);
       socket.off('data', onData);
       socket.off('error', onError);
       const statusLine = buf.subarray(0, buf.indexOf('\r\n')).toString('latin1');
@@ -154,14 +177,18 @@ export function connectTunnel(proxy: URL, host: string, port: number, proxyTls: 
       if (rest.length) socket.unshift(rest);
       resolve(socket);
     };
-    const onError = (e: NodeJS.ErrnoException) => reject(e);
+    const onError = (e: NodeJS.ErrnoException) => fail(e);
     socket.on('data', onData);
     socket.on('error', onError);
     const auth = proxyAuthorization(proxy);
-    const send = () =>
+    const send = () => {
+      phase(timeouts.proxyConnectMs, 'proxyconnect tcp: context deadline exceeded');
       socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
-    if (proxy.protocol === 'https:') socket.once('secureConnect', send);
-    else socket.once('connect', send);
+    };
+    if (proxy.protocol === 'https:') {
+      socket.once('connect', () => phase(timeouts.tlsHandshakeMs, 'proxyconnect tcp: net/http: TLS handshake timeout'));
+      socket.once('secureConnect', send);
+    } else socket.once('connect', send);
   });
 }
 

@@ -20,7 +20,7 @@ let server: LocalApiServer;
 let dir: string;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kdyn-get-writes-'));
-  server = await startServer({ seed: 'demo', configmaps: 10, namespace: 'many' });
+  server = await startServer({ tls: true, seed: 'demo', configmaps: 10, namespace: 'many' });
   server.writeKubeconfig(join(dir, 'config'));
 });
 after(async () => {

@@ -297,23 +297,32 @@ export function pathString(path: string): string {
 export function removeField(obj: Obj, path: string): void {
   const parts = path.split(SEP);
   if (parts[parts.length - 1] === '.') parts.pop();
+  // The containers along the path, so that a list or map the removal empties goes too (nobody owns it).
+  const trail: Array<{ container: any; at: string | number }> = [];
   let node: any = obj;
   for (let i = 0; i < parts.length; i++) {
     const el = parts[i]!;
-    const last = i === parts.length - 1;
+    let at: string | number;
     if (el.startsWith('f:')) {
       if (!node || typeof node !== 'object' || Array.isArray(node)) return;
-      if (last) delete node[el.slice(2)];
-      else node = node[el.slice(2)];
-      continue;
+      at = el.slice(2);
+      if (!(at in node)) return;
+    } else {
+      if (!Array.isArray(node)) return;
+      at = el.startsWith('v:')
+        ? node.findIndex((x) => JSON.stringify(x) === el.slice(2))
+        : node.findIndex((x) => x && typeof x === 'object' && Object.entries(JSON.parse(el.slice(2)) as Obj).every(([k, v]) => x[k] === undefined || JSON.stringify(x[k]) === JSON.stringify(v))); // a missing key field took its default
+      if (at < 0) return;
     }
-    if (!Array.isArray(node)) return;
-    const idx = el.startsWith('v:')
-      ? node.findIndex((x) => JSON.stringify(x) === el.slice(2))
-      : node.findIndex((x) => x && typeof x === 'object' && Object.entries(JSON.parse(el.slice(2)) as Obj).every(([k, v]) => x[k] === undefined || JSON.stringify(x[k]) === JSON.stringify(v))); // a missing key field took its default
-    if (idx < 0) return;
-    if (last) node.splice(idx, 1);
-    else node = node[idx];
+    trail.push({ container: node, at });
+    node = node[at];
+  }
+  for (let i = trail.length - 1; i >= 0; i--) {
+    const { container, at } = trail[i]!;
+    if (Array.isArray(container)) container.splice(at as number, 1);
+    else delete container[at];
+    const emptied = Array.isArray(container) ? container.length === 0 : Object.keys(container).length === 0;
+    if (!emptied || i === 0) return;
   }
 }
 
@@ -374,14 +383,13 @@ export function applyConfiguration(live: Obj, config: Obj, o: { manager: string;
   const isMine = (e: ManagedFieldsEntry) => e.manager === o.manager && e.operation === 'Apply' && sameSubresource(e, scope.subresource);
   const mine = entries.find(isMine);
   const configSet = appliedFieldSet(config, scope);
-  const merged = mergeApplied(live, config, scope.schema) as Obj;
-  merged.metadata = { ...live.metadata };
+  // A deep copy: the merge shares untouched subtrees with `live`, which must never change.
+  const merged = structuredClone(mergeApplied(live, config, scope.schema)) as Obj;
+  merged.metadata = structuredClone(live.metadata);
   // Fields this manager applied before and no longer does, that nobody else owns, go away.
   if (mine) {
     const others = new Set<string>();
     for (const e of entries) if (e !== mine && sameSubresource(e, scope.subresource)) for (const p of fromFieldsV1(e.fieldsV1 ?? {})) others.add(p);
-    const mergedMeta = structuredClone(merged.metadata);
-    merged.metadata = mergedMeta;
     for (const p of fromFieldsV1(mine.fieldsV1 ?? {})) if (!configSet.has(p) && !others.has(p)) removeField(merged, p);
   }
   for (const k of ['labels', 'annotations'] as const) {
@@ -400,13 +408,12 @@ export function applyConfiguration(live: Obj, config: Obj, o: { manager: string;
   if (conflicts.length && !o.force) return { object: merged, managedFields: entries, conflicts, fieldsChanged: false, objectChanged: changed.size > 0 };
 
   const removed = new Set([...changed].filter((p) => !configSet.has(p)));
-  const taken = new Set(conflicts.map((c) => c.path));
+  // Fields that are gone lose their owners; with force, conflicting fields change hands.
+  const drop = o.force ? new Set([...removed, ...conflicts.map((c) => c.path)]) : removed;
   const out: ManagedFieldsEntry[] = [];
   let fieldsChanged = !mine || JSON.stringify(sortedPaths(fromFieldsV1(mine.fieldsV1 ?? {}))) !== JSON.stringify(sortedPaths(configSet));
   for (const e of entries) {
     if (e === mine) continue;
-    // Fields that are gone lose their owners; with force, conflicting fields change hands.
-    const drop = o.force ? new Set([...removed, ...taken]) : removed;
     if (!sameSubresource(e, scope.subresource)) {
       out.push(e);
       continue;

@@ -150,6 +150,16 @@ describe('server-side apply', () => {
     assert.equal(r.json.message, 'Apply failed with 1 conflict: conflict with "curl" using ssa.example.com/v1: .spec.color');
   });
 
+  test('removing a nested field leaves the stored object it was merged from untouched', async () => {
+    const a = await apply(`${GADGETS}/n1`, gadget('n1', { parts: [{ name: 'p', count: 1 }], size: 1 }), 'fieldManager=alice');
+    assert.equal(a.status, 201, a.text);
+    const stored = server.store.get('ssa.example.com', 'gadgets', 'default', 'n1')!;
+    const before = JSON.stringify(stored);
+    const b = await apply(`${GADGETS}/n1`, gadget('n1', { size: 1 }), 'fieldManager=alice');
+    assert.equal(b.json.spec.parts, undefined, 'parts no longer applied by anyone');
+    assert.equal(JSON.stringify(stored), before);
+  });
+
   test('lists: x-kubernetes-list-type=map merges items by key across managers; an undeclared list is atomic', async () => {
     const a = await apply(`${GADGETS}/g2`, gadget('g2', { parts: [{ name: 'x', count: 1 }], tags: ['a'] }), 'fieldManager=alice');
     assert.equal(a.status, 201, a.text);

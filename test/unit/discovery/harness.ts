@@ -24,7 +24,7 @@ export interface Harness {
 }
 
 export async function startHarness(opts: ServerOptions = {}): Promise<Harness> {
-  const server = await startServer({ seed: 'demo', ...opts });
+  const server = await startServer({ tls: true, seed: 'demo', ...opts });
   const tmp = mkdtempSync(join(tmpdir(), 'kdyn-disc-'));
   const kubeconfig = join(tmp, 'kubeconfig');
   server.writeKubeconfig(kubeconfig);

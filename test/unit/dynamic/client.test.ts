@@ -24,7 +24,7 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kdyn-dynamic-'));
-  server = await startServer({ seed: 'demo', configmaps: 7, namespace: 'paging' });
+  server = await startServer({ tls: true, seed: 'demo', configmaps: 7, namespace: 'paging' });
   server.writeKubeconfig(join(dir, 'kubeconfig'));
   conn = await connect({ kubeconfig: join(dir, 'kubeconfig'), env: { HOME: dir }, cacheDir: join(dir, 'cache') });
   client = conn.client;

@@ -16,7 +16,7 @@ let dir: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kdyn-readme-'));
-  server = await startServer({ seed: 'demo' });
+  server = await startServer({ tls: true, seed: 'demo' });
   server.writeKubeconfig(join(dir, 'config'), { namespace: 'capture' });
   // Set up what the recordings set up: the namespace, the CRD (recording 10), three crontabs (14-16).
   const k = await connect({ kubeconfig: join(dir, 'config'), env: { HOME: dir } });

@@ -65,7 +65,7 @@ describe('TLS', () => {
     assert.equal((await ok.request({ path: '/version' })).status, 200);
     ok.close();
     const bad = createTransport(restConfigFor(s, { tls: { caData: Buffer.from(s.caPem!), insecure: false, serverName: 'other.example' } }), opts());
-    await assert.rejects(bad.request({ path: '/version' }), { message: /^Unable to connect to the server: tls: failed to verify certificate: x509: certificate is valid for 127\.0\.0\.1, localhost, not other\.example$/ });
+    await assert.rejects(bad.request({ path: '/version' }), { message: /^Unable to connect to the server: tls: failed to verify certificate: x509: certificate is valid for localhost, not other\.example$/ /* Go lists the DNS SANs for a name */ });
     bad.close();
   });
 });
@@ -199,7 +199,7 @@ describe('headers', () => {
     assert.equal(seen['impersonate-extra-scopes'], 'a, b');
     assert.equal(seen.accept, 'application/yaml');
     assert.equal(seen['user-agent'], USER_AGENT);
-    assert.equal(seen.authorization, `Bearer ${s.token}`);
+    assert.equal(seen.authorization, undefined, 'no credentials over plain http (clientcmd); impersonation is still sent, as by kubectl');
   });
 });
 

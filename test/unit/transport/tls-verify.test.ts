@@ -6,67 +6,21 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPair, randomBytes, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
+import { createServer as createHttpServer } from 'node:http';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
-import forge from 'node-forge';
+import { connect as netConnect, createServer as createNetServer, Socket, type AddressInfo, type Server as NetServer } from 'node:net';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log.js';
 import { tokenProvider } from '../../../src/kubeconfig/credentials.js';
-import type { RestConfig } from '../../../src/kubeconfig/types.js';
-import { createTransport } from '../../../src/transport/http.js';
+import type { CredentialProvider, RestConfig } from '../../../src/kubeconfig/types.js';
+import { createTransport, type TransportOptions } from '../../../src/transport/http.js';
+import { onlyHelloRecords } from '../../../src/transport/gate.js';
+import { toConnectionError } from '../../../src/transport/errors.js';
 import { createDialer } from '../../../src/transport/dial.js';
-import { parseCaBundle, verifyServerChain } from '../../../src/transport/tls-verify.js';
-
-const keyPair = promisify(generateKeyPair);
-const DAY = 24 * 60 * 60 * 1000;
-
-interface Issued {
-  cert: forge.pki.Certificate;
-  pem: string;
-  key: forge.pki.rsa.PrivateKey;
-  keyPem: string;
-}
-
-interface CertSpec {
-  cn: string;
-  issuer?: Issued; // undefined: self-signed
-  ca?: boolean;
-  /** IPs and DNS names; undefined: no SAN extension at all */
-  san?: string[];
-  eku?: 'serverAuth' | 'clientAuth' | 'none';
-  notBefore?: number;
-  notAfter?: number;
-}
-
-const keys: Array<{ privateKey: string; publicKey: string }> = [];
-let nextKey = 0;
-
-function issue(spec: CertSpec): Issued {
-  const k = keys[nextKey++ % keys.length]!;
-  const c = forge.pki.createCertificate();
-  c.publicKey = forge.pki.publicKeyFromPem(k.publicKey);
-  const serial = randomBytes(12);
-  serial[0] = serial[0]! & 0x7f;
-  c.serialNumber = serial.toString('hex');
-  c.validity.notBefore = new Date(spec.notBefore ?? Date.now() - DAY);
-  c.validity.notAfter = new Date(spec.notAfter ?? Date.now() + 30 * DAY);
-  const subject = [{ name: 'commonName', value: spec.cn }];
-  c.setSubject(subject);
-  c.setIssuer(spec.issuer ? spec.issuer.cert.subject.attributes : subject);
-  const ext: object[] = [{ name: 'basicConstraints', cA: spec.ca === true, critical: true }];
-  if (spec.ca) ext.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true });
-  else ext.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true });
-  if (spec.eku === 'serverAuth' || (spec.eku === undefined && !spec.ca)) ext.push({ name: 'extKeyUsage', serverAuth: true });
-  if (spec.eku === 'clientAuth') ext.push({ name: 'extKeyUsage', clientAuth: true });
-  if (spec.san) ext.push({ name: 'subjectAltName', altNames: spec.san.map((h) => (/^[\d.]+$|:/.test(h) ? { type: 7, ip: h } : { type: 2, value: h })) });
-  c.setExtensions(ext);
-  const key = forge.pki.privateKeyFromPem(k.privateKey);
-  c.sign(spec.issuer?.key ?? key, forge.md.sha256.create());
-  return { cert: c, pem: forge.pki.certificateToPem(c).replace(/\r\n/g, '\n'), key, keyPem: k.privateKey };
-}
+import { fastVerify, parseCaBundle } from '../../../src/transport/tls-verify.js';
+import { DAY, issue, loadKeys, type Issued } from './certs.js';
 
 interface TestServer {
   url: string;
@@ -77,30 +31,70 @@ interface TestServer {
   close(): Promise<void>;
 }
 
-async function serve(leaf: Issued, chain: Issued[] = [], clientCa?: Issued): Promise<TestServer & { clientCNs: string[] }> {
+interface ServeOptions {
+  /** Mutual TLS: client certificates must chain to this CA. */
+  clientCa?: Issued;
+  /** Ask for any client certificate and record its CN at every completed handshake. */
+  anyClientCert?: boolean;
+  maxVersion?: 'TLSv1.2' | 'TLSv1.3';
+  /** Key-exchange groups the server accepts (one the client does not offer first forces a HelloRetryRequest). */
+  ecdhCurve?: string;
+  /** Put a TCP forwarder in front that records every byte the client sends (`url` points at it). */
+  capture?: boolean;
+}
+
+type Served = TestServer & { clientCNs: string[]; handshakeCNs: string[]; fromClient(): Buffer };
+
+async function serve(leaf: Issued, chain: Issued[] = [], o: ServeOptions = {}): Promise<Served> {
   let bytes = 0;
   let requests = 0;
   const clientCNs: string[] = [];
-  const mtls = clientCa ? { requestCert: true, rejectUnauthorized: true, ca: clientCa.pem } : {};
-  const server: Server = createServer({ cert: [leaf.pem, ...chain.map((c) => c.pem)].join(''), key: leaf.keyPem, ...mtls }, (req, res) => {
+  const handshakeCNs: string[] = [];
+  const mtls = o.clientCa ? { requestCert: true, rejectUnauthorized: true, ca: o.clientCa.pem } : o.anyClientCert ? { requestCert: true, rejectUnauthorized: false } : {};
+  const server: Server = createServer({ cert: [leaf.pem, ...chain.map((c) => c.pem)].join(''), key: leaf.keyPem, ...mtls, ...(o.maxVersion ? { maxVersion: o.maxVersion } : {}), ...(o.ecdhCurve ? { ecdhCurve: o.ecdhCurve } : {}) }, (req, res) => {
     requests++;
     const peer = (req.socket as TLSSocket).getPeerCertificate?.();
     if (peer?.subject?.CN) clientCNs.push(String(peer.subject.CN));
     res.setHeader('Content-Type', 'application/json');
     res.end(JSON.stringify({ major: '1', minor: '32', gitVersion: 'v1.32.0' }));
   });
-  server.on('secureConnection', (s: TLSSocket) => s.on('data', (b: Buffer) => (bytes += b.length)));
+  server.on('secureConnection', (s: TLSSocket) => {
+    handshakeCNs.push(String(s.getPeerCertificate()?.subject?.CN ?? ''));
+    s.on('data', (b: Buffer) => (bytes += b.length));
+  });
   server.on('tlsClientError', () => undefined);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
+  let port = (server.address() as AddressInfo).port;
+  const raw: Buffer[] = [];
+  let forwarder: NetServer | undefined;
+  if (o.capture) {
+    const target = port;
+    forwarder = createNetServer((c) => {
+      const up = netConnect(target, '127.0.0.1');
+      c.on('data', (b: Buffer) => {
+        raw.push(b);
+        up.write(b);
+      });
+      up.on('data', (b: Buffer) => c.write(b));
+      c.on('close', () => up.destroy());
+      up.on('close', () => c.destroy());
+      c.on('error', () => undefined);
+      up.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => forwarder!.listen(0, '127.0.0.1', r));
+    port = (forwarder.address() as AddressInfo).port;
+  }
   return {
     url: `https://127.0.0.1:${port}`,
     port,
     clientCNs,
+    handshakeCNs,
+    fromClient: () => Buffer.concat(raw),
     bytes: () => bytes,
     requests: () => requests,
     close: () =>
       new Promise((r) => {
+        forwarder?.close();
         server.closeAllConnections();
         server.close(() => r());
       }),
@@ -119,8 +113,13 @@ function config(server: string, caPem: string, over: Partial<RestConfig['tls']> 
   };
 }
 
-async function get(server: string, caPem: string, over: Partial<RestConfig['tls']> = {}): Promise<{ ok: true } | { ok: false; message: string }> {
-  const t = createTransport(config(server, caPem, over), { logger: createLogger(0, { write: () => true }), clock: systemClock, env: {}, timeoutMs: 10_000, retry: { maxRetries: 0 } });
+async function get(
+  server: string,
+  caPem: string,
+  over: Partial<RestConfig['tls']> = {},
+  extra: Partial<TransportOptions> = {},
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const t = createTransport(config(server, caPem, over), { logger: createLogger(0, { write: () => true }), clock: systemClock, env: {}, timeoutMs: 10_000, retry: { maxRetries: 0 }, ...extra });
   try {
     const r = await t.request({ path: '/version' });
     assert.equal(r.status, 200);
@@ -143,6 +142,13 @@ function nodeAccepts(port: number, caPem: string, servername?: string): Promise<
   });
 }
 
+/** Plaintext handshake records of type `type` (1: ClientHello) in what a client sent. */
+function countHandshakeRecords(bytes: Buffer, type: number): number {
+  let n = 0;
+  for (let p = 0; p + 5 <= bytes.length; p += 5 + bytes.readUInt16BE(p + 3)) if (bytes[p] === 22 && bytes[p + 5] === type) n++;
+  return n;
+}
+
 const UNKNOWN = 'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority';
 const EXPIRED = 'Unable to connect to the server: tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
 
@@ -157,9 +163,7 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
   };
 
   before(async () => {
-    for (const k of await Promise.all(Array.from({ length: 6 }, () => keyPair('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } })))) {
-      keys.push(k);
-    }
+    await loadKeys(6);
     root = issue({ cn: 'test-root', ca: true });
     other = issue({ cn: 'other-root', ca: true });
   });
@@ -168,12 +172,12 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
   });
 
   test('a kubeconfig CA selects the JS verification; insecure or no CA keep Node\'s path', () => {
-    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from(root.pem), insecure: false }, undefined).verification, 'js');
-    assert.equal(createDialer('https://127.0.0.1:1', { insecure: true }, undefined).verification, 'none');
-    assert.equal(createDialer('https://127.0.0.1:1', { insecure: false }, undefined).verification, 'node');
+    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from(root.pem), insecure: false }).verification, 'js');
+    assert.equal(createDialer('https://127.0.0.1:1', { insecure: true }).verification, 'none');
+    assert.equal(createDialer('https://127.0.0.1:1', { insecure: false }).verification, 'node');
     // Unparsable CA data: Node's path, which reports it as it always did.
-    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from('not a pem'), insecure: false }, undefined).verification, 'node');
-    assert.equal(createDialer('http://127.0.0.1:1', { insecure: false }, undefined).verification, 'none');
+    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from('not a pem'), insecure: false }).verification, 'openssl');
+    assert.equal(createDialer('http://127.0.0.1:1', { insecure: false }).verification, 'none');
   });
 
   test('valid chain: the request goes through (IP SAN, and a DNS name via tls-server-name)', async () => {
@@ -187,7 +191,7 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
 
   test('client certificates still authenticate the client (mutual TLS) on the verifying path', async () => {
     const client = issue({ cn: 'kdyn-client', issuer: root, eku: 'clientAuth' });
-    const s = await serve(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] }), [], root);
+    const s = await serve(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] }), [], { clientCa: root });
     servers.push(s);
     assert.deepEqual(await get(s.url, root.pem, { certData: Buffer.from(client.pem), keyData: Buffer.from(client.keyPem) }), { ok: true });
     assert.deepEqual(s.clientCNs, ['kdyn-client']);
@@ -210,7 +214,7 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
   test('wrong host: kubectl\'s "valid for ..., not ..." message, nothing sent', async () => {
     const s = await start(issue({ cn: '127.0.0.1', issuer: root, san: ['other.example', '10.0.0.1'] }));
     const r = await get(s.url, root.pem);
-    assert.deepEqual(r, { ok: false, message: 'Unable to connect to the server: tls: failed to verify certificate: x509: certificate is valid for other.example, 10.0.0.1, not 127.0.0.1' });
+    assert.deepEqual(r, { ok: false, message: 'Unable to connect to the server: tls: failed to verify certificate: x509: certificate is valid for 10.0.0.1, not 127.0.0.1' }); // Go lists the IP SANs for an IP
     const r2 = await get(s.url, root.pem, { serverName: 'kube.example' });
     assert.equal(r2.ok, false);
     assert.match((r2 as { message: string }).message, /not kube\.example$/);
@@ -293,27 +297,233 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
     assert.equal(await nodeAccepts(s.port, root.pem), false);
   });
 
-  test('verifyServerChain: an expired anchor and the depth limit are enforced (injected time)', () => {
+  test('fastVerify: decides direct chains only; an expired anchor is rejected (injected time)', () => {
     const leaf = issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] });
     const x = (i: Issued) => new X509Certificate(i.pem);
-    assert.equal(verifyServerChain(x(leaf), [], [x(root)], '127.0.0.1', Date.now()), undefined);
+    assert.deepEqual(fastVerify(x(leaf), [x(root)], '127.0.0.1', Date.now()), { verdict: 'accept' });
     // Past the root's notAfter (leaf checked first: past its own too).
-    assert.equal(verifyServerChain(x(leaf), [], [x(root)], '127.0.0.1', Date.now() + 365 * DAY)?.code, 'CERT_HAS_EXPIRED');
+    const late = fastVerify(x(leaf), [x(root)], '127.0.0.1', Date.now() + 365 * DAY);
+    assert.equal(late.verdict === 'reject' && late.error.code, 'CERT_HAS_EXPIRED');
     const shortRoot = issue({ cn: 'short-root', ca: true, notAfter: Date.now() + 2 * DAY });
     const longLeaf = issue({ cn: 'srv', issuer: shortRoot, san: ['127.0.0.1'], notAfter: Date.now() + 20 * DAY });
-    assert.equal(verifyServerChain(x(longLeaf), [], [x(shortRoot)], '127.0.0.1', Date.now() + 5 * DAY)?.code, 'CERT_HAS_EXPIRED');
-    // A chain of 12 intermediates is longer than MAX_CHAIN_DEPTH.
-    let issuer = root;
-    const chain: Issued[] = [];
-    for (let i = 0; i < 12; i++) chain.unshift((issuer = issue({ cn: `i${i}`, issuer, ca: true })));
-    const deepLeaf = issue({ cn: 'srv', issuer, san: ['127.0.0.1'] });
-    assert.equal(verifyServerChain(x(deepLeaf), chain.map(x), [x(root)], '127.0.0.1', Date.now())?.code, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
-    assert.equal(verifyServerChain(x(deepLeaf), chain.slice(0, 1).map(x), [x(chain[0]!)], '127.0.0.1', Date.now()), undefined);
+    const v = fastVerify(x(longLeaf), [x(shortRoot)], '127.0.0.1', Date.now() + 5 * DAY);
+    assert.equal(v.verdict === 'reject' && v.error.code, 'CERT_HAS_EXPIRED');
+    // Everything the JS path cannot fully judge goes to OpenSSL.
+    const inter = issue({ cn: 'i', issuer: root, ca: true });
+    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: inter, san: ['127.0.0.1'] })), [x(root)], '127.0.0.1', Date.now()).verdict, 'openssl');
+    const constrained = issue({ cn: 'nc-root', ca: true, permitted: ['DNS:allowed.example'] });
+    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: constrained, san: ['127.0.0.1'] })), [x(constrained)], '127.0.0.1', Date.now()).verdict, 'openssl');
+    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], unknownExt: 'critical' })), [x(root)], '127.0.0.1', Date.now()).verdict, 'openssl');
+    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], unknownExt: 'non-critical' })), [x(root)], '127.0.0.1', Date.now()).verdict, 'accept');
+    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], badDate: true })), [x(root)], '127.0.0.1', Date.now()).verdict, 'openssl');
+    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: other, san: ['127.0.0.1'] })), [x(root)], '127.0.0.1', Date.now()).verdict, 'openssl');
   });
 
   test('parseCaBundle: every certificate of a bundle, undefined for garbage', () => {
     assert.equal(parseCaBundle(root.pem + '\n' + other.pem)?.length, 2);
     assert.equal(parseCaBundle('garbage'), undefined);
     assert.equal(parseCaBundle('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'), undefined);
+  });
+});
+
+describe('the rows of issue 9: chains the JS path cannot decide, timeouts, client certificates', () => {
+  let root: Issued;
+  let other: Issued;
+  const servers: TestServer[] = [];
+  const start = async (leaf: Issued, chain: Issued[] = [], o: ServeOptions = {}) => {
+    const s = await serve(leaf, chain, o);
+    servers.push(s);
+    return s;
+  };
+  before(async () => {
+    await loadKeys(6);
+    root = issue({ cn: 'rows-root', ca: true });
+    other = issue({ cn: 'rows-other', ca: true });
+  });
+  after(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+  const X509 = 'Unable to connect to the server: tls: failed to verify certificate: x509: ';
+
+  test('an intermediate with pathlen:0 that signs a sub-CA: too many intermediates, nothing sent', async () => {
+    const inter = issue({ cn: 'int', issuer: root, ca: true, pathLen: 0 });
+    const sub = issue({ cn: 'sub', issuer: inter, ca: true });
+    const s = await start(issue({ cn: 'srv', issuer: sub, san: ['127.0.0.1'] }), [sub, inter]);
+    assert.deepEqual(await get(s.url, root.pem), { ok: false, message: `${X509}too many intermediates for path length constraint` });
+    assert.equal(s.bytes(), 0);
+    // The same chain without the constraint is accepted (through OpenSSL).
+    const inter2 = issue({ cn: 'int2', issuer: root, ca: true });
+    const sub2 = issue({ cn: 'sub2', issuer: inter2, ca: true });
+    const ok = await start(issue({ cn: 'srv', issuer: sub2, san: ['127.0.0.1'] }), [sub2, inter2]);
+    assert.deepEqual(await get(ok.url, root.pem), { ok: true });
+  });
+
+  test('name constraints on an intermediate (DNS:allowed.example, IP:10.0.0.0/8) and a leaf for 127.0.0.1: not authorized, nothing sent', async () => {
+    const inter = issue({ cn: 'nc', issuer: root, ca: true, permitted: ['DNS:allowed.example', 'IP:10.0.0.0/8'] });
+    const s = await start(issue({ cn: 'srv', issuer: inter, san: ['127.0.0.1'] }), [inter]);
+    assert.deepEqual(await get(s.url, root.pem), { ok: false, message: `${X509}a root or intermediate certificate is not authorized to sign for this name` });
+    assert.equal(s.bytes(), 0);
+    // On the anchor itself too (the JS path hands it to OpenSSL).
+    const ncRoot = issue({ cn: 'nc-root', ca: true, excluded: ['IP:127.0.0.0/8'] });
+    const s2 = await start(issue({ cn: 'srv', issuer: ncRoot, san: ['127.0.0.1'] }));
+    assert.equal((await get(s2.url, ncRoot.pem)).ok, false);
+    assert.equal(s2.bytes(), 0);
+    // Within the constraints: accepted.
+    const s3 = await start(issue({ cn: 'srv', issuer: inter, san: ['10.1.2.3', 'api.allowed.example'] }), [inter]);
+    assert.deepEqual(await get(s3.url, root.pem, { serverName: 'api.allowed.example' }), { ok: true });
+  });
+
+  test('a leaf with an unknown critical extension: unhandled critical extension, nothing sent (non-critical: accepted)', async () => {
+    const s = await start(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], unknownExt: 'critical' }));
+    assert.deepEqual(await get(s.url, root.pem), { ok: false, message: `${X509}unhandled critical extension` });
+    assert.equal(s.bytes(), 0);
+    const fine = await start(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], unknownExt: 'non-critical' }));
+    assert.deepEqual(await get(fine.url, root.pem), { ok: true });
+  });
+
+  test('a validity date that does not parse: rejected, nothing sent', async () => {
+    const s = await start(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], badDate: true }));
+    const r = await get(s.url, root.pem);
+    assert.equal(r.ok, false);
+    assert.match((r as { message: string }).message, /^Unable to connect to the server: tls: /);
+    assert.equal(s.bytes(), 0);
+  });
+
+  test('a TLS tarpit (accepts, never answers): TLS handshake timeout', async () => {
+    const tarpit = createNetServer(() => undefined);
+    await new Promise<void>((r) => tarpit.listen(0, '127.0.0.1', r));
+    const port = (tarpit.address() as AddressInfo).port;
+    try {
+      const started = Date.now();
+      const r = await get(`https://127.0.0.1:${port}`, root.pem, {}, { timeouts: { tlsHandshakeMs: 150 } });
+      assert.deepEqual(r, { ok: false, message: 'Unable to connect to the server: net/http: TLS handshake timeout' });
+      assert.ok(Date.now() - started < 5000);
+    } finally {
+      tarpit.close();
+    }
+  });
+
+  test('a stalled TCP connect: dial timeout, worded as Go\'s', async () => {
+    // A socket that never connects stands in for a host that drops SYNs.
+    const d = createDialer('https://10.0.0.1:6443', { caData: Buffer.from(root.pem), insecure: false }, { connect: () => new Socket(), timeouts: { dialMs: 50 } });
+    const e = await d.dial().then(() => undefined, (err: Error) => err);
+    assert.ok(e);
+    assert.equal(toConnectionError(e, '10.0.0.1:6443', 'GET https://10.0.0.1:6443/version').message, 'Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout');
+  });
+
+  test('a proxy that never answers CONNECT: bounded, proxyconnect message', async () => {
+    const proxy = createNetServer(() => undefined);
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const port = (proxy.address() as AddressInfo).port;
+    try {
+      const r = await get('https://kube.example:6443', root.pem, {}, { env: { HTTPS_PROXY: `http://127.0.0.1:${port}` }, timeouts: { proxyConnectMs: 150 } });
+      assert.deepEqual(r, { ok: false, message: 'Unable to connect to the server: proxyconnect tcp: context deadline exceeded' });
+    } finally {
+      proxy.close();
+    }
+  });
+
+  for (const version of ['TLSv1.3', 'TLSv1.2'] as const) {
+    test(`${version}: a client certificate is never sent to a server that fails verification (JS and OpenSSL paths)`, async () => {
+      const client = issue({ cn: 'system:admin', issuer: root, eku: 'clientAuth' });
+      const cert = { certData: Buffer.from(client.pem), keyData: Buffer.from(client.keyPem) };
+      const inter = issue({ cn: 'int', issuer: other, ca: true });
+      for (const [leaf, chain] of [
+        [issue({ cn: 'srv', issuer: other, san: ['127.0.0.1'] }), []], // JS path: unknown authority
+        [issue({ cn: 'srv', issuer: inter, san: ['127.0.0.1'] }), [inter]], // OpenSSL path: unknown authority
+        [issue({ cn: 'srv', issuer: root, san: ['10.9.9.9'] }), []], // right CA, wrong name
+      ] as Array<[Issued, Issued[]]>) {
+        const s = await start(leaf, chain, { anyClientCert: true, maxVersion: version, capture: true });
+        const r = await get(s.url, root.pem, cert);
+        assert.equal(r.ok, false);
+        assert.deepEqual(s.handshakeCNs, [], 'the server completed no handshake');
+        const sent = s.fromClient();
+        assert.ok(sent.length > 0);
+        assert.ok(onlyHelloRecords(sent), `only ClientHello records left the client (${sent.length} bytes)`);
+        assert.equal(sent.indexOf(new X509Certificate(client.pem).raw), -1);
+        assert.equal(s.bytes(), 0);
+      }
+    });
+
+    test(`${version}: with a verified server, the client certificate authenticates (JS and OpenSSL paths)`, async () => {
+      const client = issue({ cn: 'kdyn-client', issuer: root, eku: 'clientAuth' });
+      const cert = { certData: Buffer.from(client.pem), keyData: Buffer.from(client.keyPem) };
+      const inter = issue({ cn: 'int', issuer: root, ca: true });
+      for (const [leaf, chain] of [
+        [issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] }), []],
+        [issue({ cn: 'srv', issuer: inter, san: ['127.0.0.1'] }), [inter]],
+      ] as Array<[Issued, Issued[]]>) {
+        const s = await start(leaf, chain, { clientCa: root, maxVersion: version });
+        assert.deepEqual(await get(s.url, root.pem, cert), { ok: true });
+        assert.deepEqual(s.clientCNs, ['kdyn-client']);
+      }
+    });
+  }
+
+  test('TLS 1.3 HelloRetryRequest: the second ClientHello passes the gate; the client certificate authenticates', async () => {
+    const client = issue({ cn: 'kdyn-client', issuer: root, eku: 'clientAuth' });
+    const s = await start(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] }), [], { clientCa: root, ecdhCurve: 'secp384r1', capture: true });
+    assert.deepEqual(await get(s.url, root.pem, { certData: Buffer.from(client.pem), keyData: Buffer.from(client.keyPem) }, { timeouts: { tlsHandshakeMs: 3000 } }), { ok: true });
+    assert.deepEqual(s.clientCNs, ['kdyn-client']);
+    // Two ClientHellos went out (the retry), each as its own record.
+    const hellos = countHandshakeRecords(s.fromClient(), 1);
+    assert.equal(hellos, 2);
+  });
+
+  test('a gated connection (client certificate) unrefs its TCP socket with it: an idle pool never keeps the process alive', async () => {
+    const client = issue({ cn: 'kdyn-client', issuer: root, eku: 'clientAuth' });
+    const s = await start(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] }), [], { clientCa: root });
+    const d = createDialer(s.url, { caData: Buffer.from(root.pem), insecure: false, certData: Buffer.from(client.pem), keyData: Buffer.from(client.keyPem) });
+    const sock = await d.dial();
+    const tcpHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+    try {
+      const before = tcpHandles();
+      sock.unref();
+      assert.equal(tcpHandles(), before - 1);
+      sock.ref();
+      assert.equal(tcpHandles(), before);
+    } finally {
+      sock.destroy();
+    }
+  });
+
+  test('plain http:// server: no credentials of any kind are asked for or sent; -v=6 says so', async () => {
+    const seen: Array<string | undefined> = [];
+    const plain = createHttpServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{"major":"1","minor":"32"}');
+    });
+    await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+    const port = (plain.address() as AddressInfo).port;
+    const asked: string[] = [];
+    const logs: string[] = [];
+    const credentials: CredentialProvider = {
+      kind: 'exec',
+      getAuthorization: async () => {
+        asked.push('authorization');
+        return 'Bearer secret-token-must-not-leak';
+      },
+      getClientCertificate: async () => {
+        asked.push('client certificate');
+        return undefined;
+      },
+      refreshAfterUnauthorized: async () => false,
+    };
+    try {
+      const t = createTransport(
+        { ...config(`http://127.0.0.1:${port}`, root.pem), tls: { insecure: false }, credentials, impersonate: { user: 'someone' } },
+        { logger: createLogger(6, { write: (l: string) => logs.push(l) > 0 }), clock: systemClock, env: {}, timeoutMs: 5000, retry: { maxRetries: 0 } },
+      );
+      const r = await t.request({ path: '/version' });
+      t.close();
+      assert.equal(r.status, 200);
+      assert.deepEqual(seen, [undefined]);
+      assert.deepEqual(asked, []);
+      assert.ok(logs.some((l) => l.includes('Not sending credentials to http://127.0.0.1:') && l.includes('(exec)')), logs.join(''));
+      assert.ok(!logs.join('').includes('secret-token'));
+    } finally {
+      plain.close();
+    }
   });
 });
