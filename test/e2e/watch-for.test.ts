@@ -157,3 +157,26 @@ test('SIGINT ends a watch with exit 130 after its output; a closed stdout ends i
   assert.equal(r.code, 0, p.err());
   assert.equal(p.err(), '');
 });
+
+test('several types at once: one watch each, events merged; tables name rows kind/name', async () => {
+  const client = clientFor(env.server);
+  await client.resource({ group: '', version: 'v1', resource: 'namespaces' }).create({ metadata: { name: 'multi' } });
+  const c = client.resource({ group: '', version: 'v1', resource: 'configmaps' }, { namespaced: true }).namespace('multi');
+  const s = client.resource({ group: '', version: 'v1', resource: 'secrets' }, { namespaced: true }).namespace('multi');
+  await c.create({ metadata: { name: 'cm1' } });
+  await s.create({ metadata: { name: 's1' }, type: 'Opaque' });
+  env.server.clearLog();
+  const k = startKdyn(['watch', 'configmaps,secrets', '-n', 'multi'], kdynEnv(), env.dir);
+  await k.until((o) => o.includes('secret/s1') && o.includes('configmap/cm1'), 15_000, 'both initial lists');
+  await s.create({ metadata: { name: 's2' }, type: 'Opaque' });
+  await c.delete('cm1');
+  await k.until((o) => o.includes('secret/s2') && /DELETED\s+configmap\/cm1/.test(o), 15_000, 'the changes of both types');
+  k.child.kill('SIGTERM');
+  assert.equal((await k.exited).code, 143);
+  const watches = env.server.requestLog.filter((r) => /(^|&)watch=/.test(r.query)).map((r) => r.path).sort();
+  assert.deepEqual(watches, ['/api/v1/namespaces/multi/configmaps', '/api/v1/namespaces/multi/secrets']);
+  const lines = k.out().split('\n');
+  assert.ok(lines.some((l) => /^EVENT\s+NAME\s+DATA\s+AGE$/.test(l)), k.out());
+  assert.ok(lines.some((l) => /^EVENT\s+NAME\s+TYPE\s+DATA\s+AGE$/.test(l)), k.out());
+  assert.ok(lines.some((l) => /^ADDED\s+secret\/s2\s+Opaque\s+0\s+/.test(l)), k.out());
+});
