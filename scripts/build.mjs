@@ -7,7 +7,7 @@
 // under a running test; a failing file is reported and the rest still built.
 import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync, renameSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -73,6 +73,7 @@ if (existsSync(join(root, 'src/index.ts'))) {
 
 // Transpile-only pass for tests, benchmarks, scripts and the local API server.
 let count = 0;
+const written = new Set();
 for (const dir of ['src', 'test', 'bench', 'scripts']) {
   for (const file of walk(join(root, dir))) {
     if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
@@ -88,7 +89,17 @@ for (const dir of ['src', 'test', 'bench', 'scripts']) {
     }
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, code);
+    written.add(out);
     count++;
+  }
+}
+// A source file renamed or removed leaves its old output behind, and the test runner would still run
+// a stale build/test/**/*.test.js: remove every output of this pass that no source produced now.
+if (failures.length === 0) {
+  for (const dir of ['src', 'test', 'bench', 'scripts']) {
+    for (const file of walk(join(root, 'build', dir))) {
+      if (file.endsWith('.js') && !written.has(file)) rmSync(file, { force: true });
+    }
   }
 }
 // --declarations (prepare and npm test): the library's .d.ts files, dist/types (package.json "types").

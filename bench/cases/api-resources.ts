@@ -29,7 +29,7 @@ function apiResources(name: string, description: string, server: ServerOptions, 
  * Fills both tools' caches once (for the --cached case: its warm-up runs make no requests). Through
  * env.run, so the harness also waits for kdyn's background layout writer before the first timed run.
  */
-async function fillCaches(env: CaseEnv): Promise<string | undefined> {
+export async function fillCaches(env: CaseEnv): Promise<string | undefined> {
   if (!env.server) return 'no server';
   for (const tool of ['kdyn', 'baseline'] as const) {
     if (tool === 'baseline' && !env.kubectl) continue;

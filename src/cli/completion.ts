@@ -1,16 +1,32 @@
 /**
- * Shell completion scripts for kdyn, generated from the declarative command table (./spec.ts).
- * The script is static: commands, flags and `-o` formats complete without running kdyn at all;
- * only resource types (`kdyn get <TAB>`) run `kdyn api-resources --cached -o name`, which answers
- * from the discovery cache without a request. (yargs' own completion would start kdyn and yargs
- * on every TAB.) Pure: returns text.
+ * Shell completion scripts for kdyn (bash, zsh, fish), generated from the declarative command
+ * table (./spec.ts). Commands, flags and `-o` formats complete from the script itself, without
+ * running kdyn. The rest asks `kdyn __complete` (./commands/complete.ts):
+ * - resource types (`kdyn get <TAB>`): `__complete types`, from the discovery cache, no request,
+ *   in kubectl's name forms (`deployments.apps`);
+ * - object names (`kdyn get pods <TAB>`): `__complete names TYPE`, one second at most;
+ * - namespaces after `-n`, contexts after `--context`.
+ * The connection flags already on the line (--kubeconfig, --context, -n, --server, --cache-dir...)
+ * are passed along, so names come from the cluster the command will talk to. Pure: returns text.
  */
 import { COMMANDS, GLOBAL_FLAGS, type FlagSpec } from './spec.js';
 
-export const SHELLS = ['bash', 'zsh'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-const OUTPUT_FORMATS = ['json', 'yaml', 'name', 'wide', 'jsonl', 'jsonpath=', 'jsonpath-file=', 'custom-columns=', 'custom-columns-file='];
+export const OUTPUT_FORMATS = [
+  'json', 'yaml', 'name', 'wide', 'jsonl', 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json=', 'go-template=', 'go-template-file=',
+  'template=', 'templatefile=', 'custom-columns=', 'custom-columns-file=',
+];
+
+/** Commands whose first argument is a resource type and the next ones object names (watch, once it exists). */
+const TYPE_AND_NAME_COMMANDS = ['get', 'watch', 'describe', 'delete'];
+
+/** Global flags that select the cluster, passed on to `kdyn __complete`. */
+const CONNECTION_FLAGS = ['kubeconfig', 'context', 'cluster', 'user', 'namespace', 'server', 'token', 'certificate-authority',
+  'client-certificate', 'client-key', 'insecure-skip-tls-verify', 'tls-server-name', 'cache-dir'];
+
+const FILE_FLAGS = ['--kubeconfig', '--certificate-authority', '--client-certificate', '--client-key', '--cache-dir', '-f', '--filename'];
 
 function flagWords(flags: readonly FlagSpec[]): string[] {
   const out: string[] = [];
@@ -22,37 +38,56 @@ function flagWords(flags: readonly FlagSpec[]): string[] {
   return out;
 }
 
-/** Flags that take their value from the next word (`-n ns`), so that word is not the command. */
+/** Flags that take their value from the next word (`-n ns`), so that word is not an argument. */
 function valueFlags(flags: readonly FlagSpec[]): string[] {
   return flagWords(flags.filter((f) => f.type !== 'boolean'));
 }
 
-/** The completion script for `shell` (`source <(kdyn completion bash)`). */
+const visible = () => COMMANDS.filter((c) => !c.hidden);
+const typeCommands = () => visible().filter((c) => TYPE_AND_NAME_COMMANDS.includes(c.name)).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+const connectionWords = () => flagWords(GLOBAL_FLAGS.filter((f) => CONNECTION_FLAGS.includes(f.name)));
+
+/** The completion script for `shell` (`source <(kdyn completion bash)`, `kdyn completion fish | source`). */
 export function completionScript(shell: Shell): string {
-  const commands = COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]);
-  const perCommand = COMMANDS.map((c) => {
-    const names = [c.name, ...(c.aliases ?? [])].join('|');
-    return `      ${names}) flags="${flagWords(c.flags).join(' ')}" ;;`;
-  }).join('\n');
-  const bash = `# kdyn ${shell} completion. Load it with: source <(kdyn completion ${shell})
+  if (shell === 'fish') return fishScript();
+  const bash = bashScript(shell);
+  if (shell === 'bash') return bash;
+  return `#compdef kdyn\nautoload -U +X bashcompinit && bashcompinit\n${bash}`;
+}
+
+function bashScript(shell: Shell): string {
+  const commands = visible().flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+  const perCommand = visible()
+    .map((c) => `      ${[c.name, ...(c.aliases ?? [])].join('|')}) flags="${flagWords(c.flags).join(' ')}" ;;`)
+    .join('\n');
+  const allValueFlags = [...new Set([...valueFlags(GLOBAL_FLAGS), ...COMMANDS.flatMap((c) => valueFlags(c.flags))])];
+  return `# kdyn ${shell} completion. Load it with: source <(kdyn completion ${shell})
 _kdyn() {
   local cur prev cmd="" flags="" i w skip=0
+  local -a args=() conn=()
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   local global="${flagWords(GLOBAL_FLAGS).join(' ')}"
-  local gvalue=" ${valueFlags(GLOBAL_FLAGS).join(' ')} "
+  local value=" ${allValueFlags.join(' ')} "
+  local connection=" ${connectionWords().join(' ')} "
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi
     case "$w" in
-      -*=*) ;;
-      -*) [[ "$gvalue" == *" $w "* ]] && skip=1 ;;
-      *) cmd="$w"; break ;;
+      -*=*) [[ "$connection" == *" \${w%%=*} "* ]] && conn+=("$w") ;;
+      -*)
+        if [[ "$value" == *" $w "* ]]; then
+          skip=1
+          [[ "$connection" == *" $w "* ]] && ((i + 1 < COMP_CWORD)) && conn+=("$w" "\${COMP_WORDS[i+1]}")
+        fi ;;
+      *) if [[ -z "$cmd" ]]; then cmd="$w"; else args+=("$w"); fi ;;
     esac
   done
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "${OUTPUT_FORMATS.join(' ')}" -- "$cur")); compopt -o nospace 2>/dev/null; return ;;
-    --kubeconfig|--certificate-authority|--client-certificate|--client-key|--cache-dir|-f|--filename)
+    -n|--namespace) COMPREPLY=($(compgen -W "$(kdyn __complete names namespaces "\${conn[@]}" 2>/dev/null)" -- "$cur")); return ;;
+    --context) COMPREPLY=($(compgen -W "$(kdyn __complete contexts "\${conn[@]}" 2>/dev/null)" -- "$cur")); return ;;
+    ${FILE_FLAGS.join('|')})
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [[ -z "$cmd" ]]; then
@@ -67,12 +102,105 @@ ${perCommand}
     return
   fi
   case "$cmd" in
-    get) COMPREPLY=($(compgen -W "$(kdyn api-resources --cached -o name 2>/dev/null)" -- "$cur")) ;;
+    ${typeCommands().join('|') || '__none__'})
+      if ((\${#args[@]} == 0)); then
+        COMPREPLY=($(compgen -W "$(kdyn __complete types "\${conn[@]}" 2>/dev/null)" -- "$cur"))
+      elif [[ "\${args[0]}" != */* && "\${args[0]}" != *,* ]]; then
+        COMPREPLY=($(compgen -W "$(kdyn __complete names "\${args[0]}" "\${conn[@]}" 2>/dev/null)" -- "$cur"))
+      fi ;;
     completion) COMPREPLY=($(compgen -W "${SHELLS.join(' ')}" -- "$cur")) ;;
   esac
 }
 complete -F _kdyn kdyn
 `;
-  if (shell === 'bash') return bash;
-  return `#compdef kdyn\nautoload -U +X bashcompinit && bashcompinit\n${bash}`;
+}
+
+function fishScript(): string {
+  const lines: string[] = [];
+  const esc = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const allValueFlags = [...new Set([...valueFlags(GLOBAL_FLAGS), ...COMMANDS.flatMap((c) => valueFlags(c.flags))])];
+  lines.push(
+    '# kdyn fish completion. Load it with: kdyn completion fish | source',
+    '# The words before the cursor: the command, its arguments, and the connection flags to pass on.',
+    'function __kdyn_parse',
+    '    set -l words (commandline -opc)',
+    '    set -e words[1]',
+    '    set -g __kdyn_cmd',
+    '    set -g __kdyn_args',
+    '    set -g __kdyn_conn',
+    '    set -l skip 0',
+    '    for i in (seq (count $words))',
+    '        set -l w $words[$i]',
+    '        if test $skip = 1',
+    '            set skip 0',
+    '            continue',
+    '        end',
+    '        switch $w',
+    '            case \'-*=*\'',
+    `                if contains -- (string split -m1 = -- $w)[1] ${connectionWords().join(' ')}`,
+    '                    set -a __kdyn_conn $w',
+    '                end',
+    `            case ${allValueFlags.join(' ')}`,
+    '                set skip 1',
+    `                if contains -- $w ${connectionWords().join(' ')}; and test $i -lt (count $words)`,
+    '                    set -a __kdyn_conn $w $words[(math $i + 1)]',
+    '                end',
+    "            case '-*'",
+    '            case \'*\'',
+    '                if test -z "$__kdyn_cmd"',
+    '                    set -g __kdyn_cmd $w',
+    '                else',
+    '                    set -a __kdyn_args $w',
+    '                end',
+    '        end',
+    '    end',
+    'end',
+    'function __kdyn_no_command',
+    '    __kdyn_parse',
+    '    test -z "$__kdyn_cmd"',
+    'end',
+    'function __kdyn_using',
+    '    __kdyn_parse',
+    '    contains -- "$__kdyn_cmd" $argv',
+    'end',
+    'function __kdyn_objects',
+    '    __kdyn_parse',
+    `    contains -- "$__kdyn_cmd" ${typeCommands().join(' ') || '__none__'}; or return`,
+    '    if test (count $__kdyn_args) -eq 0',
+    '        kdyn __complete types $__kdyn_conn 2>/dev/null',
+    "    else if not string match -q -- '*/*' $__kdyn_args[1]; and not string match -q -- '*,*' $__kdyn_args[1]",
+    '        kdyn __complete names $__kdyn_args[1] $__kdyn_conn 2>/dev/null',
+    '    end',
+    'end',
+    'function __kdyn_namespaces',
+    '    __kdyn_parse',
+    '    kdyn __complete names namespaces $__kdyn_conn 2>/dev/null',
+    'end',
+    'function __kdyn_contexts',
+    '    __kdyn_parse',
+    '    kdyn __complete contexts $__kdyn_conn 2>/dev/null',
+    'end',
+    'complete -c kdyn -e',
+    'complete -c kdyn -f',
+  );
+  for (const c of visible()) lines.push(`complete -c kdyn -n __kdyn_no_command -a ${esc(c.name)} -d ${esc(c.summary)}`);
+  const flagLine = (f: FlagSpec, cond: string): string => {
+    let s = `complete -c kdyn -n ${cond}`;
+    s += f.name.length === 1 ? ` -o ${f.name}` : ` -l ${f.name}`;
+    if (f.short && f.short !== f.name) s += ` -s ${f.short}`;
+    if (f.type !== 'boolean') s += ' -r';
+    if (f.name === 'output') s += ` -a ${esc((f.choices ?? OUTPUT_FORMATS).join(' '))}`;
+    else if (f.name === 'namespace') s += " -a '(__kdyn_namespaces)'";
+    else if (f.name === 'context') s += " -a '(__kdyn_contexts)'";
+    else if (f.choices) s += ` -a ${esc(f.choices.join(' '))}`;
+    else if (FILE_FLAGS.includes(`--${f.name}`)) s += ' -F';
+    return `${s} -d ${esc(f.describe.split('. ')[0]!.replace(/\.$/, ''))}`;
+  };
+  for (const f of GLOBAL_FLAGS) if (!f.hidden) lines.push(flagLine(f, "'true'"));
+  for (const c of visible()) for (const f of c.flags) if (!f.hidden) lines.push(flagLine(f, esc(`__kdyn_using ${c.name}`)));
+  lines.push(
+    "complete -c kdyn -n '__kdyn_using completion' -a 'bash zsh fish'",
+    "complete -c kdyn -a '(__kdyn_objects)'",
+  );
+  return lines.join('\n') + '\n';
 }

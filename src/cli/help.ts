@@ -8,7 +8,7 @@
  * the command's own flags, the global flags, and `Usage:`.
  */
 import { VERSION } from '../core/version.js';
-import { COMMANDS, GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from './spec.js';
+import { COMMANDS, GLOBAL_FLAGS, HELP_GROUPS, type CommandSpec, type FlagSpec } from './spec.js';
 
 export interface HelpOptions {
   /** Wrap width in columns (default 100). */
@@ -38,15 +38,24 @@ export async function renderHelp(spec?: CommandSpec, options: HelpOptions = {}):
     y = y.epilogue(`${formatExamples(spec)}\nUsage:\n  kdyn ${spec.usage}\n\nUse "kdyn --help" for a list of all commands.`);
   } else {
     y = y.usage(INTRO);
-    for (const c of COMMANDS) y = y.command(c.aliases?.length ? [c.name, ...c.aliases] : c.name, c.summary);
     y = addFlags(y, GLOBAL_FLAGS, 'Global Flags:');
     y = y.epilogue('Usage:\n  kdyn <command> [flags]\n\nUse "kdyn <command> --help" for more information about a given command.');
   }
   let text = await y.getHelp();
-  // kubectl lists commands without the program name (`  get    Display ...`); yargs prefixes
-  // `kdyn `. Dropping it from every command line keeps the columns aligned.
-  text = text.replace(/^(Commands:\n)((?: {2}kdyn .*\n?)+)/m, (_m, head: string, body: string) => head + body.replace(/^ {2}kdyn /gm, '  '));
+  // yargs has no command groups and trims the usage's indentation: the groups go in after the intro.
+  if (!spec) text = text.replace(INTRO, `${INTRO}\n\n${commandGroups()}`);
   return text.replace(/[ \t]+$/gm, '') + '\n';
+}
+
+/** The commands under kubectl's group headings (`Basic Commands (Intermediate):` ...), names padded to one column. */
+export function commandGroups(): string {
+  const width = Math.max(...COMMANDS.filter((c) => !c.hidden).map((c) => c.name.length)) + 2;
+  const blocks: string[] = [];
+  for (const group of HELP_GROUPS) {
+    const cmds = COMMANDS.filter((c) => !c.hidden && (c.group ?? 'Other Commands:') === group);
+    if (cmds.length > 0) blocks.push(`${group}\n${cmds.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}`);
+  }
+  return blocks.join('\n\n');
 }
 
 type Y = ReturnType<typeof import('yargs').default>;

@@ -178,6 +178,6 @@ function checkArity(spec: CommandSpec, args: string[]): void {
 }
 
 function unknownCommand(name: string): string {
-  const close = COMMANDS.map((c) => c.name).filter((c) => editDistance(c, name) <= 2 || c.startsWith(name));
+  const close = COMMANDS.filter((c) => !c.hidden).map((c) => c.name).filter((c) => editDistance(c, name) <= 2 || c.startsWith(name));
   return `unknown command "${name}" for "kdyn"` + (close.length ? `. Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '');
 }

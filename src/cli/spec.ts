@@ -34,8 +34,25 @@ export interface CommandModule {
   run(args: ParsedArgs, ctx: Context, io: IO): Promise<number | void>;
 }
 
+/** kubectl's command groups in `kubectl --help`, in its order. */
+export const HELP_GROUPS = [
+  'Basic Commands (Beginner):',
+  'Basic Commands (Intermediate):',
+  'Deploy Commands:',
+  'Cluster Management Commands:',
+  'Troubleshooting and Debugging Commands:',
+  'Advanced Commands:',
+  'Settings Commands:',
+  'Other Commands:',
+] as const;
+export type HelpGroup = (typeof HELP_GROUPS)[number];
+
 export interface CommandSpec {
   name: string;
+  /** Where `kdyn --help` lists the command (kubectl's group for it; default 'Other Commands:'). */
+  group?: HelpGroup;
+  /** Not listed in help or completed (`__complete`, the shells' helper). */
+  hidden?: boolean;
   aliases?: string[];
   /** `get [(-o|--output=)json|yaml|name|...] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...)` */
   usage: string;
@@ -99,25 +116,41 @@ export const COMMANDS: CommandSpec[] = [
     load: load(() => import('./commands/api-resources.js')),
   },
   {
+    name: '__complete',
+    hidden: true,
+    usage: '__complete types | names TYPE | contexts',
+    summary: 'Print completion candidates for the shell completion scripts',
+    flags: [],
+    minArgs: 1,
+    maxArgs: 2,
+    examples: [['Resource types from the discovery cache (no request)', 'kdyn __complete types']],
+    load: load(() => import('./commands/complete.js')),
+  },
+  {
     name: 'completion',
+    group: 'Settings Commands:',
     usage: 'completion SHELL',
-    summary: 'Output shell completion code for the specified shell (bash or zsh)',
-    description: 'Output shell completion code for the specified shell (bash or zsh). Commands, flags and output formats complete without running kdyn; resource types come from the discovery cache (no request).',
+    summary: 'Output shell completion code for the specified shell (bash, zsh or fish)',
+    description: 'Output shell completion code for the specified shell (bash, zsh or fish). Commands, flags and output formats complete without running kdyn; resource types come from the discovery cache (no request); object names, namespaces (-n) and contexts (--context) are asked for with a one-second limit and nothing is shown on failure.',
     flags: [],
     minArgs: 1,
     maxArgs: 1,
     examples: [
       ['Load the kdyn completion code for bash into the current shell', 'source <(kdyn completion bash)'],
       ['Load the kdyn completion code for zsh into the current shell', 'source <(kdyn completion zsh)'],
+      ['Load the kdyn completion code for fish into the current shell', 'kdyn completion fish | source'],
     ],
     load: load(() => import('./commands/completion.js')),
   },
   {
     name: 'get',
+    group: 'Basic Commands (Intermediate):',
     usage: 'get [(-o|--output=)json|yaml|name|wide|jsonl|jsonpath=...|custom-columns=...] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags]',
     summary: 'Display one or many resources',
     flags: [
-      { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (json, yaml, name, wide, jsonl, jsonpath, jsonpath-file, custom-columns, custom-columns-file).' },
+      { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (json, yaml, name, go-template, go-template-file, template, templatefile, jsonpath, jsonpath-as-json, jsonpath-file, custom-columns, custom-columns-file, wide, jsonl).' },
+      { name: 'template', type: 'string', describe: 'Template string or path to template file to use when -o=go-template, -o=go-template-file. The template format is golang templates [http://golang.org/pkg/text/template/#pkg-overview].' },
+      { name: 'allow-missing-template-keys', type: 'boolean', describe: 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats. (default true)' },
       { name: 'all-namespaces', short: 'A', type: 'boolean', describe: 'If present, list the requested object(s) across all namespaces.' },
       { name: 'selector', short: 'l', type: 'string', describe: 'Selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\'.' },
       { name: 'field-selector', type: 'string', describe: 'Selector (field query) to filter on, supports \'=\', \'==\', and \'!=\'.' },
@@ -141,6 +174,7 @@ export const COMMANDS: CommandSpec[] = [
       ['Stream every object of a large list as JSON lines', 'kdyn get configmaps -A -o jsonl'],
       ['List several types at once', 'kdyn get deployments,services'],
       ['Print names with a JSONPath template', "kdyn get pods -o jsonpath='{.items[*].metadata.name}'"],
+      ['Print one name per line with a Go template', 'kdyn get pods -o go-template=\'{{range .items}}{{.metadata.name}}{{"\\n"}}{{end}}\''],
       ['List the pods, then watch them for changes (as kubectl get -w, but it never stops on its own)', 'kdyn get pods -w'],
     ],
     load: load(() => import('./commands/get.js')),

@@ -69,7 +69,15 @@ export function authProviderProvider(opts: { userName: string; server: string; a
   }
   let kc: KubeConfigLike | undefined;
   const build = async (): Promise<KubeConfigLike> => {
-    const mod = (await import('@kubernetes/client-node')) as unknown as { KubeConfig: new () => KubeConfigLike };
+    let mod: { KubeConfig: new () => KubeConfigLike };
+    try {
+      mod = (await import('@kubernetes/client-node')) as unknown as { KubeConfig: new () => KubeConfigLike };
+    } catch (e) {
+      // An optional peer dependency of the library (the CLI bundle carries its own copy).
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw e;
+      throw new ConfigError(`auth-provider "${name}" (user "${opts.userName}") needs the optional package @kubernetes/client-node: npm install @kubernetes/client-node`);
+    }
     const k = new mod.KubeConfig();
     k.loadFromOptions({
       clusters: [{ name: 'kdyn', server: opts.server, skipTLSVerify: true }],

@@ -15,10 +15,14 @@ export type OutputFormat =
   | { type: 'json' }
   | { type: 'yaml' }
   | { type: 'jsonl' }
-  | { type: 'jsonpath'; template?: string; file?: string }
+  | { type: 'jsonpath'; template?: string; file?: string; asJSON?: boolean }
+  | { type: 'go-template'; template?: string; file?: string }
   | { type: 'custom-columns'; spec?: string; file?: string };
 
-export const ALLOWED_FORMATS = ['custom-columns', 'custom-columns-file', 'json', 'jsonl', 'jsonpath', 'jsonpath-file', 'name', 'wide', 'yaml'];
+export const ALLOWED_FORMATS = [
+  'custom-columns', 'custom-columns-file', 'go-template', 'go-template-file', 'json', 'jsonl', 'jsonpath', 'jsonpath-as-json',
+  'jsonpath-file', 'name', 'template', 'templatefile', 'wide', 'yaml',
+];
 
 /** `-o` as kubectl reads it (`jsonpath=TEMPLATE`, `custom-columns-file=FILE`, ...). Throws UsageError otherwise. */
 export function parseOutputFormat(output: string | undefined): OutputFormat {
@@ -36,6 +40,17 @@ export function parseOutputFormat(output: string | undefined): OutputFormat {
     case 'jsonpath-file':
       if (!value) throw new UsageError('template format specified but no template file given');
       return { type: 'jsonpath', file: value };
+    case 'jsonpath-as-json':
+      if (!value) throw new UsageError('template format specified but no template given');
+      return { type: 'jsonpath', template: value, asJSON: true };
+    case 'go-template':
+    case 'template':
+      if (!value) throw new UsageError('template format specified but no template given');
+      return { type: 'go-template', template: value };
+    case 'go-template-file':
+    case 'templatefile':
+      if (!value) throw new UsageError('template format specified but no template given');
+      return { type: 'go-template', file: value };
     case 'custom-columns':
       if (!value) throw new UsageError('custom-columns format specified but no custom columns given');
       return { type: 'custom-columns', spec: value };
@@ -60,8 +75,10 @@ export interface ObjectPrinterOptions {
   /** `--ignore-not-found`: print nothing at all when there are no objects (no empty List). */
   ignoreNotFound?: boolean;
   noHeaders?: boolean;
-  /** The jsonpath template or custom-columns spec/file content (read by the caller). */
+  /** The jsonpath/go template or custom-columns spec/file content (read by the caller). */
   template?: string;
+  /** `--allow-missing-template-keys` (default true). */
+  allowMissingKeys?: boolean;
 }
 
 /** The List wrapper kubectl prints around several objects. */
@@ -89,7 +106,12 @@ export async function createObjectPrinter(format: Exclude<OutputFormat, { type: 
     }
     case 'jsonpath': {
       const { compileJSONPath } = await import('./jsonpath.js');
-      const t = compileJSONPath(options.template ?? format.template ?? '');
+      const t = compileJSONPath(options.template ?? format.template ?? '', { allowMissingKeys: options.allowMissingKeys });
+      return collecting(options, format.asJSON ? (data) => t.executeAsJSON(data) : (data) => t.execute(data));
+    }
+    case 'go-template': {
+      const { compileGoTemplate } = await import('./go-template.js');
+      const t = compileGoTemplate(options.template ?? format.template ?? '', { allowMissingKeys: options.allowMissingKeys });
       return collecting(options, (data) => t.execute(data));
     }
     case 'custom-columns': {

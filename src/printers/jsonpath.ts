@@ -29,6 +29,8 @@ export interface JSONPathTemplate {
   execute(data: unknown): string;
   /** Results grouped per action, as client-go's FindResults (for callers that format values themselves). */
   findResults(data: unknown): unknown[][];
+  /** `-o jsonpath-as-json`: each action's results as an indented JSON array and a newline. */
+  executeAsJSON(data: unknown): string;
 }
 
 /**
@@ -67,6 +69,11 @@ export function compileJSONPath(template: string, options: JSONPathOptions = {})
     execute(data: unknown): string {
       let out = '';
       for (const group of run(data)) out += printGroup(group);
+      return out;
+    },
+    executeAsJSON(data: unknown): string {
+      let out = '';
+      for (const group of run(data)) out += goJSON(group.map(plainValue), { indent: '    ' }) + '\n';
       return out;
     },
   };
@@ -146,6 +153,11 @@ class GoFloat {
 /** A byte of a string walked by `*` or `..` (Go indexes strings by byte and prints uint8 as a number). */
 class GoByte {
   constructor(readonly b: number) {}
+}
+
+/** A result as the JSON value it stands for. */
+function plainValue(v: unknown): unknown {
+  return v instanceof GoByte ? v.b : v instanceof GoFloat ? v.f : v;
 }
 
 class ExecError extends Error {}

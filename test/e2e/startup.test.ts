@@ -121,3 +121,22 @@ test('bin/kdyn keys its code cache by the commands src/cli/spec.ts defines', asy
   assert.ok(listed, 'bin/kdyn has a COMMANDS list');
   assert.deepEqual(JSON.parse(listed!.replace(/'/g, '"')), COMMANDS.map((c) => c.name).sort());
 });
+
+test("Node 22+: KDYN_CODE_CACHE=node switches to Node's compile cache, in a private directory per command", async (t) => {
+  const { enableCompileCache } = (await import('node:module')) as { enableCompileCache?: unknown };
+  if (typeof enableCompileCache !== 'function') return t.skip(`Node ${process.version} has no module.enableCompileCache: the hand-made cache above is used`);
+  const home = mkdtempSync(join(tmpdir(), 'kdyn-compile-cache-'));
+  try {
+    const run = () => spawnSync(process.execPath, [join(root, 'bin/kdyn'), 'version', '--client'], { cwd: home, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: home, KDYN_CODE_CACHE: 'node' } });
+    assert.equal(run().stdout, `Client Version: v${pkg.version}\n`);
+    assert.equal(statSync(join(home, '.cache', 'kdyn-compile-cache')).mode & 0o777, 0o700);
+    const dir = join(home, '.cache', 'kdyn-compile-cache', 'version'); // one directory per command
+    const [sub] = readdirSync(dir);
+    assert.ok(sub?.startsWith(process.version), `Node's per-version directory: ${sub}`);
+    assert.ok(readdirSync(join(dir, sub!)).length > 0, 'entries written');
+    assert.throws(() => statSync(join(home, '.cache', 'kdyn-code-cache')), 'the hand-made cache is not written');
+    assert.equal(run().stdout, `Client Version: v${pkg.version}\n`); // served from the cache
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

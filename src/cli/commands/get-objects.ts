@@ -21,6 +21,7 @@ export async function runObjects(
     ignoreNotFound: opts.ignoreNotFound,
     noHeaders: opts.noHeaders,
     template: extra.template,
+    allowMissingKeys: opts.allowMissingKeys,
   });
   const sorted: Array<{ obj: Unstructured; gk: GroupKind }> | undefined = state.sorter ? [] : undefined;
   // kubectl omits metadata.managedFields from json and yaml unless --show-managed-fields (kdyn: jsonl too).
@@ -66,6 +67,14 @@ export async function runObjects(
     for (const obj of objs) text += printer.page([obj], gkOf.get(obj)!);
     if (text) io.stdout.write(text);
   }
-  const tail = printer.end();
+  let tail: string;
+  try {
+    tail = printer.end();
+  } catch (e) {
+    // A go-template that fails writes its output so far and kubectl's debugging dump to stdout first.
+    const partial = (e as { output?: unknown }).output;
+    if (typeof partial === 'string' && partial) io.stdout.write(partial);
+    throw e;
+  }
   if (tail) io.stdout.write(tail);
 }

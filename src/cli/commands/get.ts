@@ -32,6 +32,8 @@ export interface GetOptions {
   sortBy?: string;
   showKind: boolean;
   showManagedFields: boolean;
+  /** `--allow-missing-template-keys` (default true): missing keys in jsonpath/go-template print nothing / `<no value>`. */
+  allowMissingKeys: boolean;
 }
 
 export function readOptions(flags: ParsedArgs['flags']): GetOptions {
@@ -40,7 +42,7 @@ export function readOptions(flags: ParsedArgs['flags']): GetOptions {
   // kubectl sends a negative limit and the server answers 400; kdyn refuses it before any request.
   if (chunk < 0 || !Number.isInteger(chunk)) throw new UsageError(`invalid argument "${chunk}" for "--chunk-size" flag: must be a non-negative integer`);
   return {
-    format: parseOutputFormat(str(flags.output)),
+    format: parseOutputFormat(withTemplate(str(flags.output), str(flags.template))),
     allNamespaces: flags['all-namespaces'] === true,
     labelSelector: str(flags.selector),
     fieldSelector: str(flags['field-selector']),
@@ -52,7 +54,13 @@ export function readOptions(flags: ParsedArgs['flags']): GetOptions {
     sortBy: str(flags['sort-by']),
     showKind: flags['show-kind'] === true,
     showManagedFields: flags['show-managed-fields'] === true,
+    allowMissingKeys: flags['allow-missing-template-keys'] !== false,
   };
+}
+
+/** kubectl's `--template`: the template of `-o go-template`, `-o jsonpath`, ... given without `=`. */
+function withTemplate(output: string | undefined, template: string | undefined): string | undefined {
+  return output !== undefined && template !== undefined && !output.includes('=') ? `${output}=${template}` : output;
 }
 
 /** What one request resolves to while running (the mapping may change after a refresh). */
@@ -189,6 +197,17 @@ async function readTemplate(format: OutputFormat, io: IO): Promise<string | unde
   if (format.type === 'jsonpath') {
     if (format.file === undefined) return format.template;
     return readFileArg(format.file, io, 'jsonpath-file');
+  }
+  if (format.type === 'go-template') {
+    if (format.file === undefined) return format.template;
+    try {
+      return await readFile(resolvePath(io.cwd, format.file), 'utf8');
+    } catch (e) {
+      // kubectl: `error reading --template FILE, open FILE: no such file or directory`
+      const err = e as NodeJS.ErrnoException;
+      const why = err.code === 'ENOENT' ? 'no such file or directory' : err.code === 'EISDIR' ? 'is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
+      throw new KdynError(`error reading --template ${format.file}, ${err.code === 'EISDIR' ? 'read' : 'open'} ${format.file}: ${why}`);
+    }
   }
   if (format.type === 'custom-columns') {
     if (format.file === undefined) return format.spec;

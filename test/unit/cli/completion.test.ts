@@ -12,7 +12,7 @@ const hasBash = spawnSync('bash', ['-c', 'exit 0']).status === 0;
 function complete(words: string[]): string[] {
   const script = `${completionScript('bash')}
 COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}
-kdyn() { echo "configmaps pods deployments.apps"; }
+kdyn() { case "$2" in types) echo "configmaps pods deployments.apps" ;; names) echo "names-of-$3" ;; contexts) echo "ctx-a ctx-b" ;; esac; }
 _kdyn; printf '%s\\n' "\${COMPREPLY[@]}"`;
   const r = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
@@ -22,7 +22,7 @@ _kdyn; printf '%s\\n' "\${COMPREPLY[@]}"`;
 describe('completion', () => {
   test('every command and every command flag appears in the script', () => {
     const s = completionScript('bash');
-    for (const c of COMMANDS) {
+    for (const c of COMMANDS.filter((h) => !h.hidden)) {
       assert.ok(s.includes(` ${c.name}) flags="`), c.name);
       for (const f of c.flags) assert.ok(s.includes(`--${f.name}`), `${c.name} --${f.name}`);
     }
@@ -38,8 +38,23 @@ describe('completion', () => {
     assert.deepEqual(complete(['kdyn', 'ge']), ['get']);
     assert.deepEqual(complete(['kdyn', '-n', 'kube-system', 've']), ['version']);
     assert.deepEqual(complete(['kdyn', 'get', '--sh']).sort(), ['--show-kind', '--show-labels', '--show-managed-fields'].filter((f) => COMMANDS.find((c) => c.name === 'get')!.flags.some((g) => `--${g.name}` === f)).sort());
-    assert.deepEqual(complete(['kdyn', 'get', '-o', 'js']), ['json', 'jsonl', 'jsonpath=', 'jsonpath-file=']);
+    assert.deepEqual(complete(['kdyn', 'get', '-o', 'js']), ['json', 'jsonl', 'jsonpath=', 'jsonpath-file=', 'jsonpath-as-json=']);
+    assert.deepEqual(complete(['kdyn', 'get', '-o', 'go']), ['go-template=', 'go-template-file=']);
     assert.deepEqual(complete(['kdyn', 'get', 'con']), ['configmaps']);
+    assert.deepEqual(complete(['kdyn', '__com']), [], 'the hidden helper is not offered');
     assert.deepEqual(complete(['kdyn', 'version', '--kubec']), ['--kubeconfig']);
+  });
+
+  test('asks kdyn __complete for names, namespaces and contexts, passing the connection flags', { skip: hasBash ? false : 'bash not found' }, () => {
+    assert.deepEqual(complete(['kdyn', '--context', 'c1', 'get', 'pods', '-n', 'ns1', '-o', 'json', 'names-']), ['names-of-pods']);
+    const argsSeen = spawnSync('bash', ['-c', `${completionScript('bash')}
+COMP_WORDS=(kdyn --kubeconfig /k --context=c1 get pods -n ns1 -o json ''); COMP_CWORD=10
+kdyn() { local IFS='|'; echo "$*"; }
+_kdyn; echo "\${COMPREPLY[*]}"`], { encoding: 'utf8' }).stdout;
+    assert.equal(argsSeen, '__complete|names|pods|--kubeconfig|/k|--context=c1|-n|ns1\n');
+    assert.deepEqual(complete(['kdyn', 'get', '-n', 'nam']), ['names-of-namespaces']);
+    assert.deepEqual(complete(['kdyn', '--context', 'ctx-']), ['ctx-a', 'ctx-b']);
+    assert.deepEqual(complete(['kdyn', 'get', 'pods/x', '']), [], 'no names after TYPE/NAME');
+    assert.deepEqual(complete(['kdyn', 'completion', 'f']), ['fish']);
   });
 });

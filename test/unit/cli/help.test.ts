@@ -26,10 +26,17 @@ function escape(s: string): string {
 describe('renderHelp', () => {
   test('top-level help lists every command with its summary and every global flag', async () => {
     const text = await renderHelp();
-    for (const c of COMMANDS) {
+    for (const c of COMMANDS.filter((h) => !h.hidden)) {
       assert.match(text, new RegExp(`^ {2}${escape(c.name)}\\s+${escape(c.summary)}$`, 'm'), c.name);
     }
     assert.match(text, /^\s+version\s/m);
+    // kubectl's groups, in kubectl's order, each command under its own group.
+    const at = (h: string) => text.indexOf(`\n${h}\n`);
+    assert.ok(at('Basic Commands (Intermediate):') > 0 && at('Basic Commands (Intermediate):') < at('Settings Commands:'));
+    assert.ok(at('Settings Commands:') < at('Other Commands:'));
+    assert.match(text, /Basic Commands \(Intermediate\):\n {2}get +Display one or many resources\n/);
+    assert.match(text, /Other Commands:\n(?: {2}\S+ +.*\n)* {2}version +Print the client/);
+    for (const c of COMMANDS) assert.ok(c.examples.length > 0, `${c.name} has examples`);
     for (const f of GLOBAL_FLAGS.filter((g) => !g.hidden)) assert.match(text, flagPattern(f), f.name);
     assert.match(text, /Use "kdyn <command> --help"/);
   });
@@ -74,7 +81,7 @@ describe('built CLI', { skip: existsSync(join(root, 'dist/cli/bin.js')) ? false 
   test('kdyn --help lists version and every command, exit 0', () => {
     const r = run(['--help']);
     assert.equal(r.status, 0, r.stderr);
-    for (const c of COMMANDS) assert.match(r.stdout, new RegExp(`^ {2}${escape(c.name)}\\s`, 'm'));
+    for (const c of COMMANDS.filter((h) => !h.hidden)) assert.match(r.stdout, new RegExp(`^ {2}${escape(c.name)}\\s`, 'm'));
   });
 
   test('kdyn get --help exits 0 with examples', () => {

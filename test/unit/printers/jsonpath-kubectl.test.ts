@@ -53,10 +53,7 @@ describe('JSONPath against kubectl', { skip: hasKubectl() ? false : 'kubectl not
   let seen: unknown;
   before(() => {
     oracle = new KubectlOracle();
-    // The object as kubectl sees it after `label --local` (it adds metadata.labels: {}).
-    const r = oracle.local(OBJECT, ['-o', 'json']);
-    assert.equal(r.status, 0, r.stderr);
-    seen = JSON.parse(r.stdout);
+    seen = oracle.seen(OBJECT);
   });
   after(() => oracle.close());
 

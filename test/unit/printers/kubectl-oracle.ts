@@ -59,6 +59,13 @@ export class KubectlOracle {
     return this.run(['label', '--local', '-f', file, 'kdyn-nonexistent-', ...args]);
   }
 
+  /** `obj` as kubectl's printers see it after `label --local` (it adds metadata.labels: {}). */
+  seen(obj: unknown): unknown {
+    const r = this.local(obj, ['-o', 'json']);
+    if (r.status !== 0) throw new Error(`kubectl label --local failed: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  }
+
   /** Serves `items` as the ConfigMaps of namespace `ns1` and runs `kubectl get configmaps -n ns1 ...args`. */
   async get(items: unknown[], args: string[]): Promise<KubectlResult> {
     this.items = items;

@@ -1,0 +1,59 @@
+/**
+ * `kdyn __complete types|names TYPE|contexts` (hidden): the dynamic half of shell completion
+ * (../completion.ts). `types` answers from the discovery cache only (never a request, so a TAB
+ * press stays local); `names TYPE` lists object names of TYPE in the namespace of `-n`/the
+ * context, giving up after one second; `contexts` reads the kubeconfig. Completion must never
+ * print an error into the user's command line: every failure prints nothing and exits 0.
+ */
+import type { ParsedArgs } from '../spec.js';
+import type { Context } from '../context.js';
+import type { IO } from '../../core/io.js';
+
+/** How long `names` may take (the TAB press waits for it). */
+export const NAMES_TIMEOUT_MS = 1000;
+
+/** kubectl's completion template: one name per line. */
+const NAMES_TEMPLATE = 'go-template={{range .items}}{{.metadata.name}}{{"\\n"}}{{end}}';
+
+export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
+  const [what, type] = args.args;
+  try {
+    if (what === 'types') io.stdout.write(await types(ctx));
+    else if (what === 'contexts') io.stdout.write(await contexts(args, io));
+    else if (what === 'names' && type) io.stdout.write(await withTimeout(names(args, ctx, type), NAMES_TIMEOUT_MS, ''));
+  } catch {
+    // nothing: a TAB press shows no candidates rather than an error
+  }
+  return 0;
+}
+
+async function types(ctx: Context): Promise<string> {
+  const [discovery, { formatNames, selectRows }] = await Promise.all([ctx.discovery(), import('../../printers/api-resources.js')]);
+  const snapshot = await discovery.snapshot({ cachedOnly: true });
+  return formatNames(selectRows(snapshot, {}));
+}
+
+async function contexts(args: ParsedArgs, io: IO): Promise<string> {
+  const { selectFiles, loadMerged } = await import('../../kubeconfig/merge.js');
+  const flag = typeof args.flags.kubeconfig === 'string' && args.flags.kubeconfig ? args.flags.kubeconfig : undefined;
+  const merged = await loadMerged(selectFiles(flag, io.env, io.cwd, io.env.HOME || io.env.USERPROFILE || undefined));
+  return [...merged.contexts.keys()].sort().map((n) => `${n}\n`).join('');
+}
+
+/** `kdyn get TYPE -o go-template=...` into memory: all names, or nothing on any error. */
+async function names(args: ParsedArgs, ctx: Context, type: string): Promise<string> {
+  const get = await import('./get.js');
+  let text = '';
+  const out: IO = { ...ctx.io, stdout: { write: (s: string) => (text += s) }, stderr: { write: () => true } };
+  const flags = { ...args.flags, output: NAMES_TEMPLATE, 'chunk-size': 500 };
+  const code = await get.run({ command: 'get', args: [type], flags, explicit: new Set(['output']) }, ctx, out);
+  return code === 0 ? text : '';
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  return Promise.race([p.catch(() => fallback), timeout]).finally(() => clearTimeout(timer));
+}
