@@ -16,7 +16,6 @@ import { formatColumns, type RememberedWidths } from './columns.js';
 import { objectName, type GroupKind } from './name.js';
 import { TABWRITER_MIN_WIDTH, TableAccumulator } from './table.js';
 import { goJSON, toJSON } from './json.js';
-import { toYAML } from './yaml.js';
 
 export type WatchFormat = 'table' | 'wide' | 'name' | 'json' | 'yaml' | 'jsonl';
 export const WATCH_FORMATS: readonly WatchFormat[] = ['table', 'wide', 'name', 'json', 'yaml', 'jsonl'];
@@ -43,13 +42,22 @@ export interface PrintedEvent {
 
 const EVENT_CELLS: Record<string, string> = { ADDED: 'ADDED   ', MODIFIED: 'MODIFIED', DELETED: 'DELETED ', ERROR: 'ERROR   ' };
 
+/** The printer for `opts`; the YAML encoder (js-yaml) is loaded only for `-o yaml`. */
+export async function createWatchPrinter(opts: WatchPrinterOptions): Promise<WatchPrinter> {
+  const toYAML = opts.format === 'yaml' ? (await import('./yaml.js')).toYAML : undefined;
+  return new WatchPrinter(opts, toYAML);
+}
+
 export class WatchPrinter {
   private readonly widths: RememberedWidths = [];
   private readonly columnsByKind = new Map<string, TableColumnDefinition[]>();
   private headerFor: string | undefined;
   private count = 0;
 
-  constructor(private readonly o: WatchPrinterOptions) {}
+  constructor(
+    private readonly o: WatchPrinterOptions,
+    private readonly toYAML?: (obj: unknown) => string,
+  ) {}
 
   /** The text for one event ('' for nothing). */
   print(ev: PrintedEvent): string {
@@ -66,6 +74,7 @@ export class WatchPrinter {
         // A WatchEvent is a Go struct: `type` first, then `object` (whose map keys are sorted).
         return o.events ? `{"type":${goJSON(ev.type)},"object":${goJSON(this.strip(ev.object as Unstructured, true))}}\n` : toJSON(this.strip(ev.object as Unstructured, false));
       case 'yaml': {
+        const toYAML = this.toYAML!;
         const doc = o.events ? toYAML({ object: this.strip(ev.object as Unstructured, true), type: ev.type }) : toYAML(this.strip(ev.object as Unstructured, false));
         return this.count++ === 0 ? doc : '---\n' + doc;
       }

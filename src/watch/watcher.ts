@@ -33,6 +33,8 @@ export class WatchProtocolError extends KdynError {}
 class EmptyStream extends WatchProtocolError {}
 
 const MIN_HEALTHY_STREAM_MS = 1000;
+/** How long after its timeoutSeconds a stream may stay open before the watcher drops it. */
+const STREAM_GRACE_SECONDS = 30;
 
 export class Watcher<T extends Unstructured | Table = Unstructured> implements AsyncIterable<WatchEvent<T>> {
   private readonly store: ObjectStore<T>;
@@ -187,6 +189,25 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
   private async *watchOnce(): AsyncGenerator<WatchEvent<T>, boolean, undefined> {
     const startedAt = this.clock.now();
     const timeoutSeconds = 300 + Math.floor(this.random() * 300);
+    // The server ends the stream after timeoutSeconds. If it has not some time after that, the
+    // connection is dead without having been closed (a lost network): give up on it and reconnect.
+    const guard = new AbortController();
+    const onAbort = () => guard.abort(this.opts.signal!.reason);
+    this.opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const limitMs = (timeoutSeconds + STREAM_GRACE_SECONDS) * 1000;
+    this.clock.sleep(limitMs, guard.signal).then(
+      () => guard.abort(new WatchProtocolError(`the watch stream was still open ${STREAM_GRACE_SECONDS}s after its timeoutSeconds=${timeoutSeconds}`)),
+      () => undefined,
+    );
+    try {
+      return yield* this.readStream(startedAt, timeoutSeconds, guard.signal);
+    } finally {
+      this.opts.signal?.removeEventListener('abort', onAbort);
+      guard.abort();
+    }
+  }
+
+  private async *readStream(startedAt: number, timeoutSeconds: number, signal: AbortSignal): AsyncGenerator<WatchEvent<T>, boolean, undefined> {
     const res = await this.handle.watchStream({
       labelSelector: this.opts.labelSelector,
       fieldSelector: this.fieldSelector,
@@ -194,7 +215,7 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
       timeoutSeconds,
       allowWatchBookmarks: true,
       table: this.opts.table,
-      signal: this.opts.signal,
+      signal,
     });
     this.contacted = true;
     const decoder = new JsonStreamDecoder();

@@ -136,3 +136,47 @@ test('kubectl get -w and kdyn get -w print the same bytes (table, --output-watch
   }
 });
 
+
+test('SIGINT ends a watch with exit 130 after its output; a closed stdout ends it quietly with 0', async () => {
+  env.server.clearLog();
+  const k = startKdyn(['watch', 'namespaces', '-o', 'name'], kdynEnv(), env.dir);
+  await k.until((o) => o.includes('namespace/wf\n'), 15_000, 'the namespaces');
+  k.child.kill('SIGINT');
+  const { code } = await k.exited;
+  assert.equal(code, 130);
+  assert.match(k.out(), /^namespace\/default\n/m);
+  assert.equal(k.err(), '');
+
+  const p = startKdyn(['watch', 'namespaces', '-o', 'name'], kdynEnv(), env.dir);
+  await p.until((o) => o.length > 0, 15_000, 'the first line');
+  p.child.stdout!.destroy(); // as `| head -1` exiting
+  await cms.create({ metadata: { name: 'after-close' } });
+  const client = clientFor(env.server);
+  for (let i = 0; i < 3; i++) await client.resource({ group: '', version: 'v1', resource: 'namespaces' }).create({ metadata: { name: `pipe-${i}` } });
+  const r = await p.exited;
+  assert.equal(r.code, 0, p.err());
+  assert.equal(p.err(), '');
+});
+
+test('several types at once: one watch each, events merged; tables name rows kind/name', async () => {
+  const client = clientFor(env.server);
+  await client.resource({ group: '', version: 'v1', resource: 'namespaces' }).create({ metadata: { name: 'multi' } });
+  const c = client.resource({ group: '', version: 'v1', resource: 'configmaps' }, { namespaced: true }).namespace('multi');
+  const s = client.resource({ group: '', version: 'v1', resource: 'secrets' }, { namespaced: true }).namespace('multi');
+  await c.create({ metadata: { name: 'cm1' } });
+  await s.create({ metadata: { name: 's1' }, type: 'Opaque' });
+  env.server.clearLog();
+  const k = startKdyn(['watch', 'configmaps,secrets', '-n', 'multi'], kdynEnv(), env.dir);
+  await k.until((o) => o.includes('secret/s1') && o.includes('configmap/cm1'), 15_000, 'both initial lists');
+  await s.create({ metadata: { name: 's2' }, type: 'Opaque' });
+  await c.delete('cm1');
+  await k.until((o) => o.includes('secret/s2') && /DELETED\s+configmap\/cm1/.test(o), 15_000, 'the changes of both types');
+  k.child.kill('SIGTERM');
+  assert.equal((await k.exited).code, 143);
+  const watches = env.server.requestLog.filter((r) => /(^|&)watch=/.test(r.query)).map((r) => r.path).sort();
+  assert.deepEqual(watches, ['/api/v1/namespaces/multi/configmaps', '/api/v1/namespaces/multi/secrets']);
+  const lines = k.out().split('\n');
+  assert.ok(lines.some((l) => /^EVENT\s+NAME\s+DATA\s+AGE$/.test(l)), k.out());
+  assert.ok(lines.some((l) => /^EVENT\s+NAME\s+TYPE\s+DATA\s+AGE$/.test(l)), k.out());
+  assert.ok(lines.some((l) => /^ADDED\s+secret\/s2\s+Opaque\s+0\s+/.test(l)), k.out());
+});

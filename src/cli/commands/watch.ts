@@ -22,9 +22,12 @@ import { parseDuration } from '../duration.js';
 import { INITIAL_EVENTS_END, type WatchEvent } from '../../watch/types.js';
 import { Watcher } from '../../watch/watcher.js';
 import { mergeIterables } from '../../watch/merge.js';
-import { WATCH_FORMATS, WatchPrinter, type PrintedEvent, type WatchFormat } from '../../printers/watch.js';
+import { WATCH_FORMATS, createWatchPrinter, type PrintedEvent, type WatchFormat } from '../../printers/watch.js';
 import { objectName, type GroupKind } from '../../printers/name.js';
-import { allSatisfy, observed, parseWaitFor, satisfies, type WaitCondition } from '../watch-for.js';
+import type { WaitCondition } from '../watch-for.js';
+
+/** --for's code (and the JSONPath engine) is loaded only when --for is given. */
+type WaitFor = typeof import('../watch-for.js');
 
 interface Options {
   format: WatchFormat;
@@ -39,6 +42,7 @@ interface Options {
   timeoutMs?: number;
   maxEvents?: number;
   waitFor?: WaitCondition;
+  wait?: WaitFor;
   noHeaders: boolean;
   showManagedFields: boolean;
   chunkSize: number;
@@ -46,7 +50,7 @@ interface Options {
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
-function readOptions(args: ParsedArgs, mode: 'watch' | 'get'): Options {
+async function readOptions(args: ParsedArgs, mode: 'watch' | 'get'): Promise<Options> {
   const f = args.flags;
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   const output = str(f.output);
@@ -54,7 +58,8 @@ function readOptions(args: ParsedArgs, mode: 'watch' | 'get'): Options {
   if (!WATCH_FORMATS.includes(format) || output === 'table') {
     throw new UsageError(`unable to match a printer suitable for the output format "${output}" with a watch, allowed formats are: json,jsonl,name,wide,yaml`);
   }
-  const waitFor = str(f.for) !== undefined ? parseWaitFor(str(f.for)!) : undefined;
+  const wait = str(f.for) !== undefined ? await import('../watch-for.js') : undefined;
+  const waitFor = wait?.parseWaitFor(str(f.for)!);
   if (waitFor && (format === 'table' || format === 'wide') && output !== undefined) {
     throw new UsageError('--for prints objects: -o must be one of name, json, yaml, jsonl');
   }
@@ -75,6 +80,7 @@ function readOptions(args: ParsedArgs, mode: 'watch' | 'get'): Options {
     timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
     maxEvents,
     waitFor,
+    wait,
     noHeaders: f['no-headers'] === true,
     showManagedFields: f['show-managed-fields'] === true,
     chunkSize: chunk > 0 ? chunk : 0,
@@ -94,7 +100,7 @@ interface Source {
 }
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' | 'get' = 'watch'): Promise<number> {
-  const opts = readOptions(args, mode);
+  const opts = await readOptions(args, mode);
   const parsed = parseGetArgs(args.args);
   const names = parsed.form === 'types' ? parsed.names : parsed.tuples;
   if (opts.labelSelector && names.length > 0) throw new UsageError('name cannot be provided when a selector is specified');
@@ -144,7 +150,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     }
   }
 
-  const printer = new WatchPrinter({
+  const printer = await createWatchPrinter({
     format: opts.format,
     events: opts.events,
     withNamespace: opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced),
@@ -163,7 +169,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   };
   const satisfied = (): boolean => {
     if (!opts.waitFor || !sources.every((s) => s.synced)) return false;
-    return sources.every((s) => allSatisfy(opts.waitFor!, [...(s.watcher as Watcher<Unstructured>).objects()]));
+    return sources.every((s) => opts.wait!.allSatisfy(opts.waitFor!, [...(s.watcher as Watcher<Unstructured>).objects()]));
   };
 
   try {
@@ -197,7 +203,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   if (opts.waitFor) {
     if (stopReason === 'done') out.write(metLines(opts.waitFor, sources));
     else if (stopReason === 'timeout' && failure === undefined) {
-      out.write(lastStateLines(opts.waitFor, sources));
+      out.write(lastStateLines(opts.wait!, opts.waitFor, sources));
       out.flush();
       for (const s of sources) io.stderr.write(`error: timed out waiting for the condition on ${s.label}\n`);
       code = 1;
@@ -223,7 +229,7 @@ function metLines(cond: WaitCondition, sources: Source[]): string {
 }
 
 /** At a timeout: each object that does not satisfy the condition, with what it shows instead. */
-function lastStateLines(cond: WaitCondition, sources: Source[]): string {
+function lastStateLines({ satisfies, observed }: WaitFor, cond: WaitCondition, sources: Source[]): string {
   let text = '';
   for (const s of sources) {
     const objs = [...(s.watcher as Watcher<Unstructured>).objects()];

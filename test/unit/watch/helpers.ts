@@ -50,14 +50,23 @@ export async function startScripted(): Promise<ScriptedServer> {
   };
 }
 
-export function virtualClock(): Clock & { sleeps: number[] } {
+/**
+ * Sleeps up to `longMs` return at once (moving the time forward and recorded); longer ones (the
+ * watcher's dead-stream guard) resolve only with `fireLong: true`, else wait for their abort.
+ */
+export function virtualClock(opts: { fireLong?: boolean; longMs?: number } = {}): Clock & { sleeps: number[] } {
   let t = Date.UTC(2026, 0, 1);
   const sleeps: number[] = [];
+  const longMs = opts.longMs ?? 60_000;
   return {
     sleeps,
     now: () => t,
     sleep: (ms, signal) => {
       if (signal?.aborted) return Promise.reject(signal.reason);
+      if (ms > longMs) {
+        if (opts.fireLong) return new Promise((r) => setTimeout(r, 30));
+        return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
+      }
       sleeps.push(ms);
       t += ms;
       return new Promise((r) => setImmediate(r));

@@ -24,7 +24,7 @@ function loadRequestBody(n: number): Unstructured {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kdyn-readme-watch-'));
-  server = await startServer({ seed: 'demo' });
+  server = await startServer({ tls: true, seed: 'demo' });
   server.writeKubeconfig(join(dir, 'config'), { namespace: 'capture' });
   const k = await connect({ kubeconfig: join(dir, 'config'), env: { HOME: dir } });
   await k.client.resource({ group: '', version: 'v1', resource: 'namespaces' }).create({ metadata: { name: 'capture' } });
