@@ -4,11 +4,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 import { toYAMLDocuments } from '../../src/printers/yaml.js';
 import type { IO } from '../../src/core/io.js';
 import type { ServerEnv } from '../support/server-env.js';
+
+/** Signals for the commands run by kdynIn: `signals.emit('signal', 'SIGINT')` reaches the running command, not the test process. */
+export const signals = new EventEmitter();
 
 export interface Kdyn {
   (args: string[], stdin?: string): Promise<{ code: number; out: string; err: string }>;
@@ -25,6 +29,11 @@ export function kdynIn({ dir, kubeconfig }: Pick<ServerEnv, 'dir' | 'kubeconfig'
       stdin: stdin === undefined ? undefined : Readable.from([Buffer.from(stdin)]),
       env: { HOME: dir },
       cwd: dir,
+      onSignal(listener) {
+        const on = (sig: 'SIGINT' | 'SIGTERM') => listener(sig);
+        signals.on('signal', on);
+        return () => void signals.off('signal', on);
+      },
     };
     const code = await main([...args, '--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache')], io);
     return { code, out, err };
@@ -45,3 +54,16 @@ export const configMap = (name: string, data: Record<string, string> = { k: 'v' 
   metadata: { name, ...(namespace ? { namespace } : {}) },
   data,
 });
+
+/**
+ * Resolves once `cond()` holds, checking after each turn of the event loop (no timers); rejects
+ * naming `what` if `run` settles first (the condition can no longer come true).
+ */
+export async function until(cond: () => boolean, what: string, run: Promise<unknown>): Promise<void> {
+  let settled = false;
+  run.then(() => (settled = true), () => (settled = true));
+  while (!cond()) {
+    if (settled) throw new Error(`the command ended before ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import type { LocalApiServer } from '../support/apiserver/server.js';
 import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
-import { hasKubectl, runCommand } from '../support/cli.js';
-import { configMap as cm, kdynIn, manifestFile } from './apply-helpers.js';
+import { spawn } from 'node:child_process';
+import { hasKubectl, KDYN, runCommand } from '../support/cli.js';
+import { configMap as cm, kdynIn, manifestFile, signals, until } from './apply-helpers.js';
 import { connect } from '../../src/dynamic/connect.js';
 
 let env: ServerEnv;
@@ -216,13 +217,13 @@ test('a CRD the server rejects: its own error, and its instances name it; an unk
 test('SIGINT during --wait: the wait ends at once, the summary says interrupted, exit 130', async () => {
   const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'waits' }, spec: { replicas: 1, selector: { matchLabels: { app: 'w' } }, template: { metadata: { labels: { app: 'w' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
   const run = kdyn(['apply', '-f', file('waits.yaml', [d]), '-n', 'team-a', '--wait', '--timeout', '60s']);
-  while (!server.requestLog.some((e) => /(^|&)watch=/.test(e.query))) await new Promise((r) => setImmediate(r));
-  process.emit('SIGINT');
+  await until(() => server.requestLog.some((e) => /(^|&)watch=/.test(e.query)), 'the watch started', run);
+  signals.emit('signal', 'SIGINT');
   const r = await run;
   assert.equal(r.code, 130);
   assert.match(r.err, /^error: deployment\.apps\/waits is not ready \(interrupted\): Waiting for deployment/m);
   assert.match(r.err, /^interrupted: 1 object: 1 succeeded, 0 failed; 0 ready\n$/m);
-  assert.equal(process.listenerCount('SIGINT'), 0);
+  assert.equal(signals.listenerCount('signal'), 0);
 });
 
 test('a CRD deleted and applied again while the discovery cache still maps its kind: its instances wait for it', async () => {
@@ -240,4 +241,19 @@ test('a CRD deleted and applied again while the discovery cache still maps its k
   const r = await kdyn(['apply', '-f', p, '-n', 'demo']);
   assert.equal(r.code, 0, r.err);
   assert.ok(stored('phoenixes', 'demo', 'fawkes', 'again.kdyn.dev'));
+});
+
+test('the built CLI on a real SIGINT: the request in flight finishes, the rest are not attempted, exit 130', async () => {
+  const p = file('real-signal.yaml', [1, 2, 3].map((i) => cm(`sig-${i}`)));
+  const held = server.faults.add({ method: 'PATCH', path: '/api/v1/namespaces/team-b/configmaps/sig-1', delayMs: 400, times: 1 });
+  const child = spawn(process.execPath, [KDYN, 'apply', '-f', p, '-n', 'team-b', '--concurrency', '1', '--kubeconfig', env.kubeconfig, '--cache-dir', join(dir, 'cache')], { env: { HOME: dir } });
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  await until(() => held.hits > 0, 'the first PATCH arrived', exited);
+  child.kill('SIGINT');
+  assert.equal(await exited, 130, err);
+  assert.match(err, /^interrupted: 3 objects: 1 succeeded, 0 failed, 2 not attempted\n$/m);
+  assert.ok(stored('configmaps', 'team-b', 'sig-1'));
+  assert.equal(stored('configmaps', 'team-b', 'sig-2'), undefined);
 });

@@ -11,13 +11,13 @@ import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
 import { toYAMLDocuments } from '../../src/printers/yaml.js';
 import { FakeClock } from '../../src/core/clock.js';
-import { configMap, kdynIn, manifestFile } from './apply-helpers.js';
+import { configMap, kdynIn, manifestFile, signals, until } from './apply-helpers.js';
 
 let env: ServerEnv;
 let server: LocalApiServer;
 let dir: string;
 before(async () => {
-  env = await startServerEnv({ tls: false, seed: 'demo', crdEstablishDelayMs: 150 }, 'kdyn-apply-');
+  env = await startServerEnv({ seed: 'demo', crdEstablishDelayMs: 150 }, 'kdyn-apply-');
   ({ server, dir } = env);
 });
 after(() => env.stop());
@@ -81,25 +81,25 @@ test('SIGINT: no new request starts, the one in flight finishes, the summary say
   // The second object's PATCH is held by the server; SIGINT arrives while it is in flight.
   const held = server.faults.add({ method: 'PATCH', path: '/api/v1/namespaces/demo/configmaps/int-2', delayMs: 300, times: 1 });
   const run = kdyn(['apply', '-f', p, '-n', 'demo', '--concurrency', '1']);
-  while (held.hits === 0) await new Promise((r) => setImmediate(r));
-  process.emit('SIGINT');
+  await until(() => held.hits > 0, 'the second PATCH arrived', run);
+  signals.emit('signal', 'SIGINT');
   const r = await run;
   assert.equal(r.code, 130);
   const patches = server.requestLog.filter((e) => e.method === 'PATCH').map((e) => e.path.split('/').pop());
   assert.deepEqual(patches, ['int-1', 'int-2']);
   assert.ok(server.requestLog.find((e) => e.method === 'PATCH' && e.path.endsWith('/int-2'))!.status > 0, 'the request in flight was answered');
   assert.match(r.err, /^interrupted: 5 objects: .*, 3 not attempted\n$/m);
-  assert.equal(process.listenerCount('SIGINT'), 0, 'the handler is removed');
+  assert.equal(signals.listenerCount('signal'), 0, 'the handler is removed');
 });
 
 test('SIGINT while new CRDs are awaited: their instances are not attempted (not failed), exit 130', async () => {
   // A server whose clock never moves: the CRD is never established.
-  const frozen = await startServerEnv({ tls: false, seed: 'demo', clock: new FakeClock(), crdEstablishDelayMs: 1000 }, 'kdyn-apply-frozen-');
+  const frozen = await startServerEnv({ seed: 'demo', clock: new FakeClock(), crdEstablishDelayMs: 1000 }, 'kdyn-apply-frozen-');
   try {
     const p = manifestFile(frozen.dir, 'crd.yaml', [simpleCrd({ group: 'frozen.kdyn.dev', plural: 'icicles', kind: 'Icicle' }), { apiVersion: 'frozen.kdyn.dev/v1', kind: 'Icicle', metadata: { name: 'i1' } }]);
     const run = kdynIn(frozen)(['apply', '-f', p, '-n', 'demo']);
-    while (!frozen.server.requestLog.some((e) => /(^|&)watch=/.test(e.query))) await new Promise((r) => setImmediate(r));
-    process.emit('SIGINT');
+    await until(() => frozen.server.requestLog.some((e) => /(^|&)watch=/.test(e.query)), 'the CRD watch started', run);
+    signals.emit('signal', 'SIGINT');
     const r = await run;
     assert.equal(r.code, 130);
     assert.deepEqual(r.out.split('\n').filter((l) => l), ['customresourcedefinition.apiextensions.k8s.io/icicles.frozen.kdyn.dev serverside-applied']);

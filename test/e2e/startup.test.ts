@@ -70,7 +70,8 @@ test('the start-up path does not statically load heavy packages', () => {
   const bytes = [...seen].reduce((n, o) => n + meta.outputs[o]!.bytes, 0);
   // All of kdyn's own code is one file (modules behind import() initialise lazily; bin/kdyn keeps a
   // V8 code cache per command), so its size is the budget: the heavy packages are satellites.
-  assert.ok(bytes < 256 * 1024, `start-up file is ${bytes} bytes (budget 256 KiB)`);
+  // 256 KiB until `apply` (src/apply, ~25 KB minified) joined; every command is in this file.
+  assert.ok(bytes < 288 * 1024, `start-up file is ${bytes} bytes (budget 288 KiB)`);
 });
 
 test('the V8 code cache never runs the bytecode of a replaced file of the same length', () => {

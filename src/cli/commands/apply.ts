@@ -3,7 +3,8 @@
  * `-f` source before any connection is made, then applies in stages and prints one line per object
  * in input order (`kind.group/name serverside-applied`, `unchanged`, kubectl's ` (server dry run)`),
  * or the objects (`-o name|json|yaml|jsonl`). Failures go to stderr one line each, then a summary;
- * exit 1 if any object failed, 130 after SIGINT (no new request starts, the ones in flight finish).
+ * exit 1 if any object failed, 130 after SIGINT and 143 after SIGTERM (no new request starts, the
+ * ones in flight finish, the summary says what was done).
  */
 import { KdynError, UsageError, StatusError } from '../../core/errors.js';
 import type { IO } from '../../core/io.js';
@@ -96,10 +97,13 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
 
   await ctx.preconnect();
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
-  // SIGINT (until the summary): no new request starts, the ones in flight finish, exit 130.
+  // SIGINT/SIGTERM (until the summary): no new request starts, the ones in flight finish.
   const stop = new AbortController();
-  const onSigint = () => stop.abort();
-  process.on('SIGINT', onSigint);
+  let signalled: 'SIGINT' | 'SIGTERM' | undefined;
+  const unregister = io.onSignal?.((sig) => {
+    signalled ??= sig;
+    stop.abort();
+  });
   try {
     const printer = resultPrinter(opts, io);
     const report = await applyManifests(manifests, { client, mapper, clock: ctx.clock }, {
@@ -116,10 +120,10 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
       ({ waitFailed, ready } = await waitForResults(report, ctx, io, opts, stop.signal));
     }
     io.stderr.write(summary(report, opts, ready, stop.signal.aborted) + '\n');
-    if (stop.signal.aborted) return 130;
+    if (signalled) return signalled === 'SIGINT' ? 130 : 143;
     return report.failed > 0 || waitFailed > 0 ? 1 : 0;
   } finally {
-    process.off('SIGINT', onSigint);
+    unregister?.();
   }
 }
 

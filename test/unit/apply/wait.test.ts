@@ -22,7 +22,7 @@ let client: DynamicClient;
 
 before(async () => {
   clock = new FakeClock();
-  server = await startServer({ seed: 'empty', clock, crdEstablishDelayMs: 500 });
+  server = await startServer({ tls: true, seed: 'empty', clock, crdEstablishDelayMs: 500 });
   transport = createTransport(restConfigFor(server), { logger: silentLogger, clock, env: {}, timeoutMs: 0 });
   client = new DynamicClient(transport);
 });
