@@ -1,9 +1,10 @@
 /**
  * Server-side apply of a list of manifests, in three stages: Namespaces, then
  * CustomResourceDefinitions, then everything else. Every kind is mapped and every namespace checked
- * before the first write (reads only: discovery). When some objects' kinds are served only once the
- * input's own CRDs exist, those CRDs are awaited until Established, discovery is refreshed once, and
- * the objects are mapped again; a kind that still maps to nothing fails that object alone.
+ * before the first write (reads only: discovery); a kind that maps to nothing and that no CRD of the
+ * input declares refuses the whole input (ManifestError). When some objects' kinds are served only
+ * once the input's own CRDs exist, those CRDs are awaited until Established, discovery is refreshed
+ * once, and the objects are mapped again; a kind that still maps to nothing fails that object alone.
  *
  * Within a stage, objects are applied with bounded concurrency; results are delivered in input
  * order (`onResult`). One object failing never stops the others. Once `signal` is aborted no new
@@ -131,7 +132,7 @@ class ApplyRun {
   }
 
   async execute(): Promise<ApplyReport> {
-    // Namespace conflicts are bad input: refused (thrown) here, before the first write.
+    // Namespace conflicts and kinds nothing can serve are bad input: refused (thrown) here, before the first write.
     const resolved = await resolveAll(this.manifests, this.#kinds, this.#declared, namespaceRule(this.opts));
 
     for (const { stage, indexes } of planStages(this.manifests.map((m) => m.object))) {
@@ -198,7 +199,7 @@ class ApplyRun {
     if (this.#stopped || unmapped.length === 0) return;
     this.#kinds.reset();
     await this.deps.mapper.refresh();
-    const again = await resolveAll(this.manifests, this.#kinds, this.#declared, namespaceRule(this.opts), unmapped);
+    const again = await resolveAll(this.manifests, this.#kinds, this.#declared, namespaceRule(this.opts), unmapped, 'keep');
     for (const i of unmapped) resolved[i] = again[i]!;
   }
 

@@ -2,10 +2,17 @@
  * Where JSON text stops being JSON. V8's JSON.parse reports an offset for some errors only
  * ("Unexpected token '}', ... is not valid JSON" has none); this small strict scanner finds the
  * offset of the first character that cannot continue a JSON value (RFC 8259). Used only after
- * JSON.parse failed, to name the line and column. Pure.
+ * JSON.parse failed, to name the line and column; with `duplicates`, also the first key repeated
+ * within one object (JSON.parse keeps the last silently; YAML refuses them). Pure.
  */
 export function jsonErrorOffset(text: string): number {
+  return jsonScan(text).offset;
+}
+
+/** The offset of the first problem (-1: none) and, for a duplicate key, what it is. */
+export function jsonScan(text: string, duplicates = false): { offset: number; reason: string } {
   let i = 0;
+  let reason = '';
   const ws = () => {
     while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
   };
@@ -52,10 +59,21 @@ export function jsonErrorOffset(text: string): number {
       i++;
       ws();
       if (text[i] === '}') return void i++;
+      const keys = duplicates ? new Set<string>() : undefined;
       for (;;) {
         ws();
         if (text[i] !== '"') fail();
+        const start = i;
         string();
+        if (keys) {
+          const key = JSON.parse(text.slice(start, i)) as string;
+          if (keys.has(key)) {
+            i = start;
+            reason = `duplicated mapping key ${JSON.stringify(key)}`;
+            fail();
+          }
+          keys.add(key);
+        }
         ws();
         if (text[i] !== ':') fail();
         i++;
@@ -87,8 +105,8 @@ export function jsonErrorOffset(text: string): number {
   try {
     value();
     ws();
-    return i < text.length ? i : -1;
+    return { offset: i < text.length ? i : -1, reason };
   } catch (at) {
-    return at as number;
+    return { offset: at as number, reason };
   }
 }

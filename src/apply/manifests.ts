@@ -7,7 +7,7 @@
  */
 import { loadAll, YAMLException } from 'js-yaml';
 import { KdynError } from '../core/errors.js';
-import { jsonErrorOffset } from './json-locate.js';
+import { jsonScan } from './json-locate.js';
 import { pathSegmentProblem } from '../dynamic/url.js';
 import type { Unstructured } from '../core/unstructured.js';
 
@@ -83,10 +83,14 @@ export function decodeManifests(text: string, source: string): { manifests: Mani
 /** What a manifest lacks, kubectl-style (`apiVersion not set`, ...), or a name no URL can hold; [] when complete. */
 export function missingFields(obj: Unstructured): string[] {
   const out: string[] = [];
-  if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') out.push('apiVersion not set');
-  if (typeof obj.kind !== 'string' || obj.kind === '') out.push('kind not set');
+  for (const f of ['apiVersion', 'kind'] as const) {
+    const v = obj[f];
+    if (v !== undefined && v !== null && typeof v !== 'string') out.push(`${f} isn't string type`);
+    else if (!v) out.push(`${f} not set`);
+  }
   const md = obj.metadata;
   if (md !== undefined && (md === null || typeof md !== 'object' || Array.isArray(md))) out.push('metadata is not an object');
+  else if (md?.name !== undefined && md.name !== null && typeof md.name !== 'string') out.push("metadata.name isn't string type");
   else if (typeof md?.name !== 'string' || md.name === '') out.push(typeof md?.generateName === 'string' && md.generateName ? 'metadata.name not set (generateName cannot be applied)' : 'metadata.name not set');
   else if (pathSegmentProblem(md.name)) out.push(`invalid metadata.name ${JSON.stringify(md.name)}: ${pathSegmentProblem(md.name)}`);
   if (md && typeof md === 'object' && md.namespace !== undefined) {
@@ -116,49 +120,71 @@ function isList(obj: Unstructured): boolean {
 }
 
 /**
- * JSON by its first character (JSON.parse, one value or several in a row, as kubectl's
- * YAMLOrJSONDecoder reads them); YAML otherwise, and for JSON-looking text that is not JSON unless
- * the file is named `.json` (`{a: b}` is YAML's flow style).
+ * As kubectl's YAMLOrJSONDecoder: text whose first non-space character is `{` is a stream of JSON
+ * values (JSON.parse, one value after another; a syntax error or a duplicate key is reported where
+ * it is); anything else is YAML.
  */
 function parseDocuments(text: string, source: string): unknown[] {
-  const first = /\S/.exec(text)?.[0];
-  if (first === '{' || first === '[') {
+  if (/\S/.exec(text)?.[0] === '{') {
     const r = parseJSONStream(text);
-    if (Array.isArray(r)) return r;
-    if (source.endsWith('.json')) throw r;
+    if (r instanceof JSONSyntaxError) throw r;
+    return r;
   }
   // maxAliases bounds alias expansion ("billion laughs"): manifests have no use for many aliases.
   return loadAll(text, { filename: source, maxAliases: 1000 });
 }
 
-/** Consecutive JSON values, or the syntax error (a JSONSyntaxError with the offset when V8 gives one). */
+/** Consecutive JSON values, or the first syntax error or duplicate key (a JSONSyntaxError with its offset). */
 function parseJSONStream(text: string): unknown[] | JSONSyntaxError {
   const docs: unknown[] = [];
   let offset = 0;
+  const value = (json: string, at: number): JSONSyntaxError | undefined => {
+    const v: unknown = JSON.parse(json);
+    const dup = keyCount(v) < textKeyCount(json) ? jsonScan(json, true) : undefined;
+    if (dup && dup.offset >= 0) return new JSONSyntaxError(`${dup.reason} (document ${docs.length + 1})`, at + dup.offset, text);
+    docs.push(v);
+    return undefined;
+  };
   while (offset < text.length) {
     const rest = text.slice(offset);
     const lead = rest.length - rest.trimStart().length;
     if (lead === rest.length) break;
     try {
-      docs.push(JSON.parse(rest));
-      return docs;
+      return value(rest, offset) ?? docs;
     } catch (e) {
       const msg = (e as Error).message;
       const at = /at position (\d+)/.exec(msg);
       const pos = at ? Number(at[1]) : undefined;
       if (pos !== undefined && /after JSON/.test(msg)) {
         try {
-          docs.push(JSON.parse(rest.slice(0, pos)));
+          const bad = value(rest.slice(0, pos), offset);
+          if (bad) return bad;
         } catch {
           return new JSONSyntaxError(msg, undefined, text);
         }
         offset += pos;
         continue;
       }
-      return new JSONSyntaxError(msg.split(', "')[0]!.replace(/ in JSON at position \d+$/, ''), offset + (pos ?? jsonErrorOffset(rest)), text);
+      return new JSONSyntaxError(msg.split(', "')[0]!.replace(/ in JSON at position \d+.*$/, ''), offset + (pos ?? jsonScan(rest).offset), text);
     }
   }
   return docs;
+}
+
+/** Object keys in a parsed JSON value (duplicates in the text were folded into one). */
+function keyCount(v: unknown): number {
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + keyCount(x), 0);
+  if (v === null || typeof v !== 'object') return 0;
+  let n = 0;
+  for (const x of Object.values(v)) n += 1 + keyCount(x);
+  return n;
+}
+
+/** Object keys in valid JSON text: strings followed by `:` (outside strings there are no quotes). */
+function textKeyCount(json: string): number {
+  let n = 0;
+  for (const m of json.matchAll(/"(?:[^"\\]|\\.)*"(\s*:)?/g)) if (m[1] !== undefined) n++;
+  return n;
 }
 
 class JSONSyntaxError extends Error {

@@ -85,8 +85,9 @@ export function mappingError(m: Manifest, cause: Error, why = 'ensure CRDs are i
 
 /**
  * Resolves the given manifests (by index into `manifests`; all by default). A namespace conflict is
- * bad input: ManifestError naming every one, before anything is written. Kinds that map to nothing
- * stay per-manifest errors (MappingError): a later stage may still serve them.
+ * bad input: ManifestError naming every one, before anything is written. So is a kind that maps to
+ * nothing and that no CRD of the input declares, unless `unmapped: 'keep'`: it then stays a
+ * per-manifest error (MappingError).
  */
 export async function resolveAll(
   manifests: readonly Manifest[],
@@ -94,12 +95,13 @@ export async function resolveAll(
   declared: ReadonlyMap<string, DeclaredKind>,
   rule: NamespaceRule,
   indexes: readonly number[] = manifests.map((_, i) => i),
+  unmapped: 'refuse' | 'keep' = 'refuse',
 ): Promise<Resolved[]> {
   const out: Resolved[] = [];
   await Promise.all(indexes.map(async (i) => (out[i] = await resolveManifest(manifests[i]!, kinds, declared, rule))));
   const bad = indexes.flatMap((i) => {
     const r = out[i]!;
-    return 'error' in r && !(r.error instanceof MappingError) ? [r.error.message] : [];
+    return 'error' in r && (unmapped === 'refuse' || !(r.error instanceof MappingError)) ? [r.error.message] : [];
   });
   if (bad.length) throw new ManifestError(bad);
   return out;

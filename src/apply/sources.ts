@@ -6,7 +6,8 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { KdynError, UsageError } from '../core/errors.js';
+import { pathError } from '../core/fs-errors.js';
 import { decodeManifests, ManifestError, type Manifest } from './manifests.js';
 
 export interface ReadOptions {
@@ -22,6 +23,8 @@ export interface Source {
   /** As kubectl names it in messages: the path as given (joined for directory entries), or `STDIN`. */
   name: string;
   text: string;
+  /** A directory that held no manifest file (`text` is empty). */
+  emptyDirectory?: boolean;
 }
 
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
@@ -43,7 +46,9 @@ export async function readSources(paths: readonly string[], opts: ReadOptions): 
     const st = await stat(full).catch(() => undefined);
     if (!st) throw new ManifestError([`the path ${JSON.stringify(p)} does not exist`]);
     if (st.isDirectory()) {
-      for (const f of await listDirectory(full, p, opts.recursive === true)) out.push({ name: f.name, text: await readText(f.full, f.name) });
+      const files = await listDirectory(full, p, opts.recursive === true);
+      if (files.length === 0) out.push({ name: p, text: '', emptyDirectory: true });
+      for (const f of files) out.push({ name: f.name, text: await readText(f.full, f.name) });
     } else {
       out.push({ name: p, text: await readText(full, p) });
     }
@@ -62,6 +67,13 @@ export function decodeSources(sources: readonly Source[]): Manifest[] {
   }
   if (problems.length) throw new ManifestError(problems);
   return manifests;
+}
+
+/** kubectl's `no objects passed to apply`, naming the directories that held no manifest file. */
+export function noObjectsError(sources: readonly Source[]): KdynError {
+  const empty = sources.filter((s) => s.emptyDirectory).map((s) => JSON.stringify(s.name));
+  const why = empty.length ? `: no ${MANIFEST_EXTENSIONS.join(' ')} files in ${empty.join(', ')}` : '';
+  return new KdynError(`no objects passed to apply${why}`);
 }
 
 async function listDirectory(full: string, shown: string, recursive: boolean): Promise<Array<{ full: string; name: string }>> {
@@ -90,6 +102,6 @@ async function readText(full: string, shown: string): Promise<string> {
   try {
     return await readFile(full, 'utf8');
   } catch (e) {
-    throw new ManifestError([`error reading ${JSON.stringify(shown)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`]);
+    throw new ManifestError([pathError(shown, e)]);
   }
 }

@@ -6,7 +6,7 @@
  * exit 1 if any object failed, 130 after SIGINT and 143 after SIGTERM (no new request starts, the
  * ones in flight finish, the summary says what was done).
  */
-import { KdynError, UsageError, StatusError } from '../../core/errors.js';
+import { UsageError, StatusError } from '../../core/errors.js';
 import type { IO } from '../../core/io.js';
 import type { Unstructured } from '../../core/unstructured.js';
 import type { ParsedArgs } from '../spec.js';
@@ -15,7 +15,7 @@ import { parseDuration } from '../duration.js';
 import { parseGroupVersion } from '../../core/gvk.js';
 import { groupKindPrefix } from '../../printers/name.js';
 import { createObjectPrinter } from '../../printers/index.js';
-import { decodeSources, readSources } from '../../apply/sources.js';
+import { decodeSources, noObjectsError, readSources } from '../../apply/sources.js';
 import { describeOrigin, ManifestError, type Manifest } from '../../apply/manifests.js';
 import { planRequests } from '../../apply/requests.js';
 import { applyManifests, type ApplyOptions, type ApplyReport, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
@@ -82,7 +82,7 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
   // Everything is read and decoded before the first request: bad input sends nothing.
   const sources = await readSources(opts.files, { cwd: io.cwd, recursive: opts.recursive, stdin: () => readAll(io) });
   const manifests = decodeSources(sources);
-  if (manifests.length === 0) throw new KdynError('no objects passed to apply');
+  if (manifests.length === 0) throw noObjectsError(sources);
 
   const applyOpts: ApplyOptions = {
     fieldManager: opts.fieldManager,
