@@ -54,6 +54,19 @@ test('a namespace that contradicts -n: kubectl\'s message, no write at all', asy
   assert.deepEqual(writes(), []);
 });
 
+test('a kind nothing can serve (no CRD of the input declares it): refused before the first write, even beside a CRD and its instance', async () => {
+  const crd = simpleCrd({ group: 'refuse.kdyn.dev', plural: 'refusals', kind: 'Refusal' });
+  const p = file('unmapped.yaml', [crd, { apiVersion: 'refuse.kdyn.dev/v1', kind: 'Refusal', metadata: { name: 'r1' } }, cm('u1'), { apiVersion: 'refuse.kdyn.dev/v1', kind: 'Frob', metadata: { name: 'f1' } }]);
+  for (const more of [[], ['--dry-run=client']]) {
+    const r = await kdyn(['apply', '-f', p, '-n', 'demo', ...more]);
+    assert.equal(r.code, 1, r.err);
+    assert.equal(r.err, `error: resource mapping not found for name: "f1" namespace: "" from "${p}" document 4: no matches for kind "Frob" in version "refuse.kdyn.dev/v1"; ensure CRDs are installed first\n`);
+    assert.equal(r.out, '');
+  }
+  assert.deepEqual(writes(), []);
+  assert.equal(server.store.get('apiextensions.k8s.io', 'customresourcedefinitions', '', 'refusals.refuse.kdyn.dev'), undefined);
+});
+
 test('usage errors exit 2 before any request: no -f, -k, --server-side=false, a URL', async () => {
   for (const args of [['apply'], ['apply', '-k', 'dir'], ['apply', '-f', 'x.yaml', '--server-side=false'], ['apply', '-f', 'https://example.com/x.yaml']]) {
     const r = await kdyn(args);

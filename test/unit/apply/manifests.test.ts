@@ -124,3 +124,90 @@ test('jsonErrorOffset agrees with JSON.parse (the reference) on what is JSON, an
     if (v8 !== undefined) assert.equal(off, v8, JSON.stringify(s));
   }
 });
+
+test('a JSON stream (first non-space char `{`, as kubectl): values in a row; a syntax error at its line and column, per value', () => {
+  const v = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+  const ok = decodeManifests(`  ${v('a')}\n${v('b')} ${v('c')}\n\n`, 'm');
+  assert.deepEqual(ok.problems, []);
+  assert.deepEqual(ok.manifests.map((m) => [m.object.metadata?.name, m.document]), [['a', 1], ['b', 2], ['c', 3]]);
+  const bad = '{"apiVersion": "v1", "kind": "ConfigMap",}';
+  // The reference: V8's own offset for the bad value alone.
+  let at = -1;
+  try {
+    JSON.parse(bad);
+  } catch (e) {
+    at = Number(/at position (\d+)/.exec((e as Error).message)![1]);
+  }
+  for (let k = 0; k < 3; k++) {
+    const values = [v('a'), v('b'), v('c')];
+    values[k] = bad;
+    const { manifests, problems } = decodeManifests(values.join('\n'), 'm');
+    assert.equal(manifests.length, 0);
+    assert.deepEqual(problems, [`error parsing "m" (line ${k + 1}, column ${at + 1}): Expected double-quoted property name`]);
+  }
+  // YAML's flow style at the top level is not JSON: an error, as kubectl's JSON decoder gives.
+  assert.match(decodeManifests('{apiVersion: v1, kind: ConfigMap, metadata: {name: x}}', 'f.yaml').problems[0]!, /^error parsing "f\.yaml" \(line 1, column 2\): /);
+  // A document that starts with `[` (or anything else) is YAML.
+  assert.deepEqual(decodeManifests(`[${v('l')}]`, 'l.yaml').problems, ['error validating "l.yaml" document 1: not a Kubernetes object (a list)']);
+});
+
+test('duplicate keys in JSON are refused where they are, as js-yaml (the reference) refuses them', () => {
+  const dup = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","name":"b"}}';
+  assert.deepEqual(decodeManifests(`${dup}\n`, 'm').problems, ['error parsing "m" (line 1, column 62): duplicated mapping key "name" (document 1)']);
+  const second = decodeManifests(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}\n{"apiVersion":"v1","kind":"ConfigMap",\n "metadata":{"name":"b"},"data":{"k":"1","\\u006b":"2"}}`, 'm');
+  assert.deepEqual(second.problems, ['error parsing "m" (line 3, column 42): duplicated mapping key "k" (document 2)']);
+  // Random objects with few key names: kdyn refuses exactly those js-yaml refuses.
+  let seed = 11;
+  const rnd = (n: number) => ((seed = (seed * 48271) % 2147483647), seed % n);
+  const scalars = ['"v"', '"a\\":"', '1', 'null', '[]', '["a", {"a": 1}]'];
+  const obj = (depth: number): string => {
+    const keys = Array.from({ length: rnd(4) }, () => `"${'abc'[rnd(3)]}":${depth > 0 && rnd(2) ? obj(depth - 1) : scalars[rnd(scalars.length)]}`);
+    return `{${keys.join(rnd(2) ? ',\n' : ',')}}`;
+  };
+  const seen = { dup: 0, clean: 0 };
+  for (let k = 0; k < 300; k++) {
+    const text = obj(3);
+    let mark: { line: number } | undefined;
+    try {
+      load(text);
+    } catch (e) {
+      mark = (e as YAMLException).mark;
+    }
+    const { problems } = decodeManifests(text, 'r');
+    const mine = problems.find((p) => p.includes('duplicated mapping key'));
+    assert.equal(mine !== undefined, mark !== undefined, `${text}\n${problems.join('\n')}`);
+    // js-yaml marks the end of the repeated key's value; kdyn the key itself: never after it.
+    if (mark) assert.ok(Number(/\(line (\d+),/.exec(mine!)![1]) <= mark.line + 1, `${text}\n${mine}`);
+    seen[mark ? 'dup' : 'clean']++;
+  }
+  assert.ok(seen.dup > 20 && seen.clean > 20, JSON.stringify(seen));
+});
+
+test('apiVersion, kind or metadata.name of another type than string: "isn\'t string type" (kubectl\'s wording), not "not set"', () => {
+  const { problems } = decodeManifests('apiVersion: 1\nkind: [ConfigMap]\nmetadata:\n  name: {a: 1}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 7\n---\napiVersion: ""\nkind: ~\nmetadata:\n  name: ""\n', 'm');
+  assert.deepEqual(problems, [
+    'error validating "m" document 1: apiVersion isn\'t string type, kind isn\'t string type, metadata.name isn\'t string type',
+    'error validating "m" document 2: metadata.name isn\'t string type',
+    'error validating "m" document 3: apiVersion not set, kind not set, metadata.name not set',
+  ]);
+});
+
+test('no objects: a directory without manifest files is named', async () => {
+  const { noObjectsError } = await import('../../../src/apply/sources.js');
+  const dir = mkdtempSync(join(tmpdir(), 'kdyn-sources-'));
+  try {
+    mkdirSync(join(dir, 'd', 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'd', 'README.txt'), 'hi');
+    writeFileSync(join(dir, 'd', 'sub', 'x.yaml'), cm('x'));
+    writeFileSync(join(dir, 'empty.yaml'), '# nothing\n');
+    const sources = await readSources(['d', 'empty.yaml'], { cwd: dir });
+    assert.deepEqual(decodeSources(sources), []);
+    assert.equal(noObjectsError(sources).message, 'no objects passed to apply: no .yaml .yml .json files in "d"');
+    assert.equal(noObjectsError(await readSources(['empty.yaml'], { cwd: dir })).message, 'no objects passed to apply');
+    // With -R the file in d/sub is found.
+    assert.equal(decodeSources(await readSources(['d'], { cwd: dir, recursive: true })).length, 1);
+    await assert.rejects(readSources(['d/README.txt/x.yaml'], { cwd: dir }), /does not exist/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
