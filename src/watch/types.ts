@@ -41,6 +41,19 @@ export interface WatchOptions {
   table?: boolean;
   /** Page size of the list (default 500; 0: one request). */
   pageSize?: number;
+  /**
+   * Bounds each watch request (ms, as `--request-timeout`): the request asks the server for
+   * `timeoutSeconds` (rounded up) and the watcher drops the stream at this limit. Reaching it is a
+   * normal end: the watch resumes from the last resourceVersion (no backoff, no retry notice).
+   * Default: the server's randomised 5-10 min, and a dead stream dropped 30 s after that.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * End the iteration (no error) when a watch request ends normally, at `requestTimeoutMs` or when
+   * the server closes it: kubectl's `get -w --request-timeout` (UntilWithoutRetry). Failures are
+   * still retried. Default false: the watch resumes and never ends on its own.
+   */
+  endWithRequest?: boolean;
   /** Stops the watch: the iteration ends (no error). */
   signal?: AbortSignal;
   clock?: Clock;

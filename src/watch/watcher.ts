@@ -32,6 +32,9 @@ export class WatchProtocolError extends KdynError {}
 /** A stream that ended without an error, but before anything was received: counts as a failure. */
 class EmptyStream extends WatchProtocolError {}
 
+/** The watch request reached `requestTimeoutMs` (the reason the watcher aborts the stream with). */
+class RequestTimeLimit extends Error {}
+
 const MIN_HEALTHY_STREAM_MS = 1000;
 /** How long after its timeoutSeconds a stream may stay open before the watcher drops it. */
 const STREAM_GRACE_SECONDS = 30;
@@ -99,6 +102,7 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
           continue;
         }
         const healthy = yield* this.watchOnce();
+        if (healthy && this.opts.endWithRequest) return;
         if (healthy) this.backoff.reset();
         else await this.wait(new EmptyStream('the watch stream ended before any event'), 'watch');
       } catch (e) {
@@ -184,23 +188,37 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
 
   /**
    * One watch request from `this.rv`, until the stream ends. Returns whether it was healthy (an
-   * event arrived, or it lasted long enough: the server's timeout); throws on failure or Expired.
+   * event arrived, it lasted long enough: the server's timeout, or it reached `requestTimeoutMs`);
+   * throws on failure or Expired.
    */
   private async *watchOnce(): AsyncGenerator<WatchEvent<T>, boolean, undefined> {
     const startedAt = this.clock.now();
-    const timeoutSeconds = 300 + Math.floor(this.random() * 300);
+    const requestMs = this.opts.requestTimeoutMs !== undefined && this.opts.requestTimeoutMs > 0 ? this.opts.requestTimeoutMs : undefined;
+    const timeoutSeconds = requestMs !== undefined ? Math.max(1, Math.ceil(requestMs / 1000)) : 300 + Math.floor(this.random() * 300);
     // The server ends the stream after timeoutSeconds. If it has not some time after that, the
     // connection is dead without having been closed (a lost network): give up on it and reconnect.
+    // With a request time limit, the stream is dropped at that limit (a normal end).
     const guard = new AbortController();
     const onAbort = () => guard.abort(this.opts.signal!.reason);
     this.opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const limitMs = (timeoutSeconds + STREAM_GRACE_SECONDS) * 1000;
+    const limitMs = requestMs ?? (timeoutSeconds + STREAM_GRACE_SECONDS) * 1000;
     this.clock.sleep(limitMs, guard.signal).then(
-      () => guard.abort(new WatchProtocolError(`the watch stream was still open ${STREAM_GRACE_SECONDS}s after its timeoutSeconds=${timeoutSeconds}`)),
+      () =>
+        guard.abort(
+          requestMs !== undefined
+            ? new RequestTimeLimit(`the watch request reached its time limit (${requestMs}ms)`)
+            : new WatchProtocolError(`the watch stream was still open ${STREAM_GRACE_SECONDS}s after its timeoutSeconds=${timeoutSeconds}`),
+        ),
       () => undefined,
     );
     try {
       return yield* this.readStream(startedAt, timeoutSeconds, guard.signal);
+    } catch (e) {
+      if (guard.signal.reason instanceof RequestTimeLimit && !this.opts.signal?.aborted) {
+        this.logger.info(4, `watch ${this.describe()}: ${guard.signal.reason.message}`, 'reflector.go:1');
+        return true;
+      }
+      throw e;
     } finally {
       this.opts.signal?.removeEventListener('abort', onAbort);
       guard.abort();

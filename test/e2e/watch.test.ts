@@ -218,3 +218,36 @@ test('bookmarks move the resume point forward', async () => {
     await bm.stop();
   }
 });
+
+test('--request-timeout bounds each watch request: kdyn watch resumes after each one and ends at --timeout', async () => {
+  const { ns, cms } = await namespaceWith(2);
+  server.clearLog();
+  const k = startKdyn(['watch', 'configmaps', '-n', ns, '-o', 'jsonl', '--request-timeout=1s', '--timeout=5s'], envFor(env.dir, env.kubeconfig), env.dir);
+  const watches = () => server.requestLog.filter((r) => r.path === `/api/v1/namespaces/${ns}/configmaps` && /(^|&)watch=/.test(r.query));
+  try {
+    await k.until((o) => parseJsonl(o).length >= 2, 15_000, 'the initial list');
+    // A change after the first request reached its limit reaches kdyn through a later one.
+    const deadline = Date.now() + 10_000;
+    while (watches().length < 2) {
+      assert.ok(Date.now() < deadline, `kdyn watched again after the first request's 1 s (stderr: ${k.err()})`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const upd = await cms.patch('cm-0', { data: { v: 'later' } }, 'merge');
+    await k.until((o) => parseJsonl(o).some((e) => e.type === 'MODIFIED' && e.object.metadata!.resourceVersion === upd.metadata!.resourceVersion), 10_000, 'the change');
+  } finally {
+    const early = await Promise.race([k.exited, new Promise((r) => setTimeout(r, 10_000, undefined))]);
+    if (early === undefined) k.child.kill('SIGTERM');
+  }
+  const { code } = await k.exited;
+  assert.equal(code, 0, `ended by --timeout, exit 0 (stderr: ${k.err()})`);
+  assert.equal(k.err(), '', 'a request ending at its time limit is no failure: no retry warning');
+  const events = parseJsonl(k.out());
+  assertNoRepeats(events);
+  assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata!.name}`), ['ADDED cm-0', 'ADDED cm-1', 'MODIFIED cm-0']);
+  assert.ok(watches().length >= 3, `about one watch request a second over 5 s (got ${watches().length})`);
+  for (const w of watches()) {
+    const q = new URLSearchParams(w.query);
+    assert.equal(q.get('timeoutSeconds'), '1', 'each request asks the server for the 1 s limit');
+    assert.ok(q.get('resourceVersion'), 'each resumes from a resourceVersion');
+  }
+});

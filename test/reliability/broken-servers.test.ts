@@ -35,8 +35,6 @@ interface ServerCase {
   then?(s: LocalApiServer, r: Run): void;
   /** Files written into the case's HOME (its cwd) first. */
   files?: Record<string, string>;
-  /** A known bug of a branch still in progress: the case runs, its failure is reported, not fatal. */
-  todo?: string;
 }
 
 /** Runs on the hostile-discovery server (no fault set): a watch that must end at --request-timeout. */
@@ -46,8 +44,9 @@ const watchTimeout: ServerCase = {
   args: ['get', 'configmaps', '-n', 'demo', '-w', '--request-timeout=1s'],
   code: 0,
   out: /^NAME\s+DATA\s+AGE\napp-config\s/,
-  withinMs: 4_000,
-  todo: 'watch branch: get -w resumes after the timed-out request and never ends (kubectl exits 0 after 1 s)',
+  // About 2 s on an idle machine (a list, then a watch of 1 s); the whole suite's load stretches it.
+  // Without the time limit the watch never ends (the run is killed at withinMs + 10 s).
+  withinMs: 10_000,
 };
 
 /** Three ConfigMaps in demo named `<prefix>-1..3`, as a manifest. */
@@ -348,7 +347,7 @@ function assertOnlyCacheWritten(home: string, cache: string, host: string): void
 describe('broken servers', { concurrency: 3 }, () => {
   describe('hostile discovery documents, aggregated', { concurrency: 1 }, () => {
     for (const kind of KINDS) for (const c of hostile(kind, false)) test(c.name, () => runCase(env, c));
-    test(watchTimeout.name, { todo: watchTimeout.todo }, () => runCase(env, watchTimeout));
+    test(watchTimeout.name, () => runCase(env, watchTimeout));
   });
   describe('hostile discovery documents, legacy, then the legacy-only faults', { concurrency: 1 }, () => {
     for (const kind of KINDS) for (const c of hostile(kind, true)) test(c.name, () => runCase(legacyEnv, c));

@@ -6,7 +6,8 @@
  * initial list as one block, as kubectl does.
  *
  * Ends: `--timeout` (exit 0; with --for, 1 and the last state), `--max-events N` (0), `--for`
- * satisfied (0), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
+ * satisfied (0), for `get -w` the end of a watch request bounded by --request-timeout (0, as kubectl;
+ * `kdyn watch` resumes after each such request instead), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
  * both; 128+signal lets a script tell an interrupt from a failure), a closed stdout (0, quietly:
  * src/cli/stdio.ts). An error that stops a watcher (401, 403, a bad selector) exits 1 after the
  * output so far.
@@ -40,6 +41,8 @@ interface Options {
   fieldSelector?: string;
   resourceVersion?: string;
   timeoutMs?: number;
+  /** --request-timeout: each watch request's time limit. */
+  requestTimeoutMs?: number;
   maxEvents?: number;
   waitFor?: WaitCondition;
   wait?: WaitFor;
@@ -67,6 +70,7 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get'): Promise<Opt
   if (maxEvents !== undefined && (maxEvents < 1 || !Number.isInteger(maxEvents))) throw new UsageError(`--max-events must be a positive integer (got ${maxEvents})`);
   const timeout = str(f.timeout);
   const timeoutMs = timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
+  const requestTimeoutMs = parseDuration(String(f['request-timeout'] ?? '0'), 'request-timeout');
   const chunk = typeof f['chunk-size'] === 'number' ? f['chunk-size'] : 500;
   return {
     format: waitFor && output === undefined ? 'name' : format,
@@ -78,6 +82,7 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get'): Promise<Opt
     fieldSelector: str(f['field-selector']),
     resourceVersion: str(f['resource-version']),
     timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
+    requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
     maxEvents,
     waitFor,
     wait,
@@ -139,6 +144,9 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
         bookmarks: true,
         table,
         pageSize: opts.chunkSize,
+        // --request-timeout bounds each watch request; `get -w` then ends with it, as kubectl.
+        requestTimeoutMs: opts.requestTimeoutMs,
+        endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
         signal: ac.signal,
         clock: ctx.clock,
         logger: ctx.logger,
