@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
+import { pathError } from '../core/fs-errors.js';
 import { authProviderProvider, basicProvider, noCredentials, tokenFileProvider, tokenProvider } from './credentials.js';
 import { createExecProvider, EXEC_INFO_EXTENSION } from './exec.js';
 import { inClusterConfig, inClusterPossible } from './incluster.js';
@@ -110,9 +111,7 @@ function readPem(file: string, what: string, owner: string): Buffer {
   try {
     return readFileSync(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new ConfigError(`unable to read ${what} ${file} for ${owner} due to open ${file}: ${reason}`);
+    throw new ConfigError(`unable to read ${what} ${file} for ${owner} due to ${pathError(file, e)}`);
   }
 }
 

@@ -207,9 +207,7 @@ async function readTemplate(format: OutputFormat, io: IO): Promise<string | unde
       return await readFile(resolvePath(io.cwd, format.file), 'utf8');
     } catch (e) {
       // kubectl: `error reading --template FILE, open FILE: no such file or directory`
-      const err = e as NodeJS.ErrnoException;
-      const why = err.code === 'ENOENT' ? 'no such file or directory' : err.code === 'EISDIR' ? 'is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
-      throw new KdynError(`error reading --template ${format.file}, ${err.code === 'EISDIR' ? 'read' : 'open'} ${format.file}: ${why}`);
+      throw new KdynError(`error reading --template ${format.file}, ${pathError(format.file, e)}`);
     }
   }
   if (format.type === 'custom-columns') {
