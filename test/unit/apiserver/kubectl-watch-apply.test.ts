@@ -73,6 +73,15 @@ function kubectlStream(env: Record<string, string>, args: string[]) {
   };
 }
 
+/** Polls a condition of the in-process server (no event tells when a client's request arrives). */
+async function until(cond: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 const GEARS_YAML = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -137,9 +146,14 @@ describe('kubectl get -w and apply --server-side against the local API server', 
   });
 
   test('kubectl get -w -o json prints the object of a later change as JSON', async () => {
+    // kubectl v1.32 GETs one named object, prints it, then watches from resourceVersion 0 and drops
+    // that watch's first (synthetic ADDED) event. A change made before the watch is open arrives in
+    // that dropped event, so the change is made only once the server holds the watch open.
+    await until(() => server.watches.count === 0, 'the previous test\'s watch to close');
     const w = kubectlStream(env, ['get', 'configmaps', 'made-later', '-n', 'default', '-w', '-o', 'json']);
     try {
       await w.until(/"name": "made-later"/);
+      await until(() => server.watches.count === 1, 'kubectl\'s watch to open');
       const patch = await call(server, 'PATCH', '/api/v1/namespaces/default/configmaps/made-later', { raw: '{"data":{"c":"watched"}}', headers: { 'content-type': 'application/merge-patch+json' } });
       assert.equal(patch.status, 200);
       await w.until(/"c": "watched"/);
