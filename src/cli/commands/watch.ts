@@ -26,6 +26,7 @@ import { mergeIterables } from '../../watch/merge.js';
 import { WATCH_FORMATS, createWatchPrinter, type PrintedEvent, type WatchFormat } from '../../printers/watch.js';
 import { objectName, type GroupKind } from '../../printers/name.js';
 import type { WaitCondition } from '../watch-for.js';
+import { nodeHeap, youngGenerationCap, type HeapControl } from '../young-gen-cap.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
 type WaitFor = typeof import('../watch-for.js');
@@ -104,7 +105,7 @@ interface Source {
   initial: PrintedEvent[];
 }
 
-export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' | 'get' = 'watch'): Promise<number> {
+export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' | 'get' = 'watch', heap: HeapControl = nodeHeap): Promise<number> {
   const opts = await readOptions(args, mode);
   const parsed = parseGetArgs(args.args);
   const names = parsed.form === 'types' ? parsed.names : parsed.tuples;
@@ -167,6 +168,9 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     keepManagedFields: opts.showManagedFields || (mode === 'get' && opts.events && (opts.format === 'json' || opts.format === 'yaml')),
   });
   const out = new OutputBuffer(io);
+  // Flat memory on long streams (../young-gen-cap.ts): checked every 1,024 events.
+  const capYoungGeneration = youngGenerationCap(heap);
+  let received = 0;
   const printEvents = !opts.waitFor || opts.explicitFormat;
   let printed = 0;
   let failure: unknown;
@@ -184,6 +188,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     if (satisfied()) stop('done');
     for await (const { source, value: ev } of mergeIterables<WatchEvent<Unstructured | Table>>(sources.map((s) => s.watcher as AsyncIterable<WatchEvent<Unstructured | Table>>))) {
       const s = sources[source]!;
+      if ((++received & 1023) === 0) capYoungGeneration();
       if (ev.type === 'BOOKMARK') {
         if (!s.synced && (ev.object.metadata as Unstructured['metadata'])?.annotations?.[INITIAL_EVENTS_END] === 'true') {
           s.synced = true;
