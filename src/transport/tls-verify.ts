@@ -201,6 +201,9 @@ function matchHostnames(pattern: string, host: string): boolean {
 function sameIp(a: string, b: string): boolean {
   const fa = isIP(a);
   if (!fa || fa !== isIP(b)) return false;
+  // Two spellings of one address (IPv6 zero runs, IPv4-mapped forms) need BlockList, whose load
+  // (node's internal blocklist and socketaddress modules) every `kdyn get` to 127.0.0.1 used to pay.
+  if (a === b) return true;
   const list = new BlockList();
   list.addAddress(a, fa === 4 ? 'ipv4' : 'ipv6');
   return list.check(b, fa === 4 ? 'ipv4' : 'ipv6');
