@@ -188,7 +188,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: [
       { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (json, yaml, name, go-template, go-template-file, template, templatefile, jsonpath, jsonpath-as-json, jsonpath-file, custom-columns, custom-columns-file, wide, jsonl).' },
       { name: 'template', type: 'string', describe: 'Template string or path to template file to use when -o=go-template, -o=go-template-file. The template format is golang templates [http://golang.org/pkg/text/template/#pkg-overview].' },
-      { name: 'allow-missing-template-keys', type: 'boolean', describe: 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats. (default true)' },
+      { name: 'allow-missing-template-keys', type: 'boolean', default: true, describe: 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats.' },
       { name: 'all-namespaces', short: 'A', type: 'boolean', describe: 'If present, list the requested object(s) across all namespaces.' },
       { name: 'selector', short: 'l', type: 'string', describe: 'Selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\'.' },
       { name: 'field-selector', type: 'string', describe: 'Selector (field query) to filter on, supports \'=\', \'==\', and \'!=\'.' },
@@ -219,12 +219,14 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'watch',
-    usage: 'watch [(-o|--output=)wide|name|json|yaml|jsonl] (TYPE[,TYPE...] [NAME] | TYPE/NAME ...) [--for CONDITION] [flags]',
+    usage: 'watch [(-o|--output=)wide|name|json|yaml|jsonl|jsonpath=...|go-template=...] (TYPE[,TYPE...] [NAME] | TYPE/NAME ...) [--for CONDITION] [flags]',
     summary: 'Watch resources for changes, or wait for a condition',
     description:
       'List the objects, then print every change as it happens: the server\'s table with an EVENT column (as kubectl get -w --output-watch-events), or the objects. Unlike kubectl get -w, the watch resumes from the last resourceVersion when the server ends the stream, relists after 410 Expired printing only what changed meanwhile, and can watch several types at once. With --for it exits 0 as soon as every selected object satisfies the condition (waiting for objects that do not exist yet) and 1 at --timeout, with the last state. SIGINT/SIGTERM end it cleanly (exit 130/143).',
     flags: [
-      { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (wide, name, json, yaml, jsonl). jsonl: one {"type":...,"object":...} per line.' },
+      { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (wide, name, json, yaml, jsonl, jsonpath, jsonpath-as-json, jsonpath-file, go-template, go-template-file, template, templatefile). jsonl: one {"type":...,"object":...} per line; a template is applied to each {"type":...,"object":...} event.' },
+      { name: 'template', type: 'string', describe: 'Template string or path to template file to use when -o=go-template, -o=go-template-file. The template format is golang templates [http://golang.org/pkg/text/template/#pkg-overview].' },
+      { name: 'allow-missing-template-keys', type: 'boolean', default: true, describe: 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats.' },
       { name: 'all-namespaces', short: 'A', type: 'boolean', describe: 'If present, watch the requested object(s) across all namespaces.' },
       { name: 'selector', short: 'l', type: 'string', describe: 'Selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\'.' },
       { name: 'field-selector', type: 'string', describe: 'Selector (field query) to filter on, supports \'=\', \'==\', and \'!=\'.' },

@@ -8,7 +8,9 @@
  * - json: each object pretty-printed as `-o json`; with events, `{"type":...,"object":...}` compact,
  *   one per line (kubectl keeps managedFields there: so does `get -w --output-watch-events`);
  * - yaml: documents separated by `---`; with events, `object:` and `type:` keys;
- * - jsonl (kdyn): `{"type":...,"object":...}` per line, always.
+ * - jsonl (kdyn): `{"type":...,"object":...}` per line, always;
+ * - template (`-o jsonpath=...`, `-o go-template=...` and their -file forms): the template applied to
+ *   each object, or with events to the `{"type":...,"object":...}` event, as kubectl does.
  */
 import type { Table, TableColumnDefinition } from '../core/table.js';
 import type { Unstructured } from '../core/unstructured.js';
@@ -17,7 +19,8 @@ import { objectName, type GroupKind } from './name.js';
 import { TABWRITER_MIN_WIDTH, TableAccumulator } from './table.js';
 import { goJSON, toJSON } from './json.js';
 
-export type WatchFormat = 'table' | 'wide' | 'name' | 'json' | 'yaml' | 'jsonl';
+export type WatchFormat = 'table' | 'wide' | 'name' | 'json' | 'yaml' | 'jsonl' | 'template';
+/** The plain formats; 'template' comes from a jsonpath or go-template -o. */
 export const WATCH_FORMATS: readonly WatchFormat[] = ['table', 'wide', 'name', 'json', 'yaml', 'jsonl'];
 
 export interface WatchPrinterOptions {
@@ -31,6 +34,8 @@ export interface WatchPrinterOptions {
   withKind?: boolean;
   /** Keep metadata.managedFields in json/yaml/jsonl (kubectl keeps them in event form only). */
   keepManagedFields?: boolean;
+  /** format 'template': the compiled template (../cli/output-template.ts). */
+  render?: (data: unknown) => string;
 }
 
 export interface PrintedEvent {
@@ -78,6 +83,8 @@ export class WatchPrinter {
         const doc = o.events ? toYAML({ object: this.strip(ev.object as Unstructured, true), type: ev.type }) : toYAML(this.strip(ev.object as Unstructured, false));
         return this.count++ === 0 ? doc : '---\n' + doc;
       }
+      case 'template':
+        return o.events ? o.render!({ type: ev.type, object: this.strip(ev.object as Unstructured, true) }) : o.render!(this.strip(ev.object as Unstructured, false));
     }
   }
 

@@ -28,6 +28,8 @@ const CASES: Array<[string, string[], number]> = [
   ['a parse error', ['get', 'rockets', '-A', '-o', 'go-template={{.items}'], 1],
   ['no template (a usage error: exit 2)', ['get', 'rockets', '-A', '-o', 'go-template='], 2],
   ['missing keys as errors', ['get', 'rocket', 'falcon', '-n', 'demo', '-o', 'go-template={{.spec.nope}}', '--allow-missing-template-keys=false'], 1],
+  ['missing keys print nothing in jsonpath by default', ['get', 'rocket', 'falcon', '-n', 'demo', '-o', 'jsonpath={.metadata.name}:{.spec.nope.deeper}:{.status}.'], 0],
+  ['missing keys print <no value> in go-template by default', ['get', 'rockets', '-A', '-o', 'go-template={{range .items}}{{.spec.nope}} {{end}}'], 0],
   ['jsonpath-as-json', ['get', 'rockets', '-A', '-o', 'jsonpath-as-json={.items[*].metadata.name}{.items[0].spec}'], 0],
   ['jsonpath-as-json with a range', ['get', 'rockets', '-A', '-o', 'jsonpath-as-json={range .items[*]}{.metadata.name}{end}'], 0],
   ['an unknown format names the template formats (exit 2)', ['get', 'rockets', '-o', 'gotemplate'], 2],

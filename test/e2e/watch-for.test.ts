@@ -94,7 +94,8 @@ test('--max-events and --timeout without --for end with 0; usage errors exit 2 b
   assert.equal(t.out, '');
   for (const [args, msg] of [
     [['watch', 'cm', '--for', 'ready'], /--for: unrecognized condition "ready"/],
-    [['watch', 'cm', '-o', 'jsonpath={.x}'], /unable to match a printer suitable for the output format "jsonpath=\{\.x\}" with a watch/],
+    [['watch', 'cm', '-o', 'custom-columns=N:.metadata.name'], /unable to match a printer suitable for the output format "custom-columns=N:\.metadata\.name" with a watch/],
+    [['watch', 'cm', '-o', 'jsonpath={.x'], /error parsing jsonpath \{\.x, unclosed action/],
     [['watch', 'cm', '--timeout', 'soon'], /invalid argument "soon" for "--timeout" flag/],
     [['watch', 'cm', '--max-events', '0'], /--max-events must be a positive integer/],
     [['get', 'cm', '--output-watch-events'], /--output-watch-events requires --watch or --watch-only/],
@@ -105,35 +106,60 @@ test('--max-events and --timeout without --for end with 0; usage errors exit 2 b
   }
 });
 
-test('kubectl get -w and kdyn get -w print the same bytes (table, --output-watch-events, -A, json, name)', async (t) => {
+test('kubectl get -w and kdyn get -w print the same bytes (table, --output-watch-events, -A, json, name, yaml, jsonpath, go-template)', async (t) => {
   if (!hasKubectl()) return t.skip('kubectl not found on PATH: the comparison with kubectl get -w is skipped');
   const client = clientFor(env.server);
   await client.resource({ group: '', version: 'v1', resource: 'namespaces' }).create({ metadata: { name: 'cmp' } });
   const c = client.resource({ group: '', version: 'v1', resource: 'configmaps' }, { namespaced: true }).namespace('cmp');
   await c.create({ metadata: { name: 'a' }, data: { x: '1' } });
   await c.create({ metadata: { name: 'a-much-longer-name' }, data: { x: '1', y: '2' } });
-  const variants = [['-n', 'cmp'], ['-n', 'cmp', '--output-watch-events'], ['-A', '--output-watch-events'], ['-n', 'cmp', '-o', 'json'], ['-n', 'cmp', '-o', 'json', '--output-watch-events'], ['-n', 'cmp', '-o', 'name'], ['-n', 'cmp', '-o', 'yaml']];
+  const variants = [['-n', 'cmp'], ['-n', 'cmp', '--output-watch-events'], ['-A', '--output-watch-events'], ['-n', 'cmp', '-o', 'json'], ['-n', 'cmp', '-o', 'json', '--output-watch-events'], ['-n', 'cmp', '-o', 'name'], ['-n', 'cmp', '-o', 'yaml'],
+    ['-n', 'cmp', '-o', 'jsonpath={.metadata.name}:{.data.x}{"\\n"}'],
+    ['-n', 'cmp', '--output-watch-events', '-o', 'jsonpath={.type} {.object.metadata.name}{"\\n"}'],
+    ['-n', 'cmp', '-o', 'go-template={{.metadata.name}} {{.metadata.resourceVersion}}{{"\\n"}}'],
+    ['-n', 'cmp', '-o', 'go-template', '--template', '{{.metadata.name}}{{"\\n"}}']];
   const runs = variants.map((v) => ({
     v,
     kdyn: startKdyn(['get', 'configmaps', '-w', ...v], kdynEnv(), env.dir),
     kubectl: startProcess('kubectl', ['get', 'configmaps', '-w', ...v], envFor(env.dir, env.kubeconfig, 'home-kubectl'), env.dir),
   }));
   const lines = (s: string) => s.split('\n').length;
-  for (const r of runs) {
-    await r.kdyn.until((o) => o.includes('a-much-longer-name'), 15_000, `kdyn ${r.v.join(' ')}`);
-    await r.kubectl.until((o) => o.includes('a-much-longer-name'), 15_000, `kubectl ${r.v.join(' ')}`);
+  try {
+    await compareRuns();
+  } finally {
+    for (const r of runs) for (const p of [r.kdyn, r.kubectl]) if (p.child.exitCode === null) p.child.kill('SIGKILL');
   }
-  await c.patch('a', { data: { x: '2' } }, 'merge');
-  await c.create({ metadata: { name: 'b' } });
-  await c.delete('a-much-longer-name');
-  for (const r of runs) {
-    await r.kubectl.until((o) => lines(o) > 1 && /a-much-longer-name[\s\S]*a-much-longer-name/.test(o), 15_000, `kubectl ${r.v.join(' ')} events`);
-    await r.kdyn.until((o) => o.length >= r.kubectl.out().length, 15_000, `kdyn ${r.v.join(' ')} events`);
-    r.kdyn.child.kill('SIGTERM');
-    r.kubectl.child.kill('SIGTERM');
-    await Promise.all([r.kdyn.exited, r.kubectl.exited]);
-    assert.equal(r.kdyn.out(), r.kubectl.out(), `get -w ${r.v.join(' ')}`);
+  async function compareRuns(): Promise<void> {
+    for (const r of runs) {
+      await r.kdyn.until((o) => o.includes('a-much-longer-name'), 15_000, `kdyn ${r.v.join(' ')}`);
+      await r.kubectl.until((o) => o.includes('a-much-longer-name'), 15_000, `kubectl ${r.v.join(' ')}`);
+    }
+    await c.patch('a', { data: { x: '2' } }, 'merge');
+    await c.create({ metadata: { name: 'b' } });
+    await c.delete('a-much-longer-name');
+    for (const r of runs) {
+      await r.kubectl.until((o) => lines(o) > 1 && /a-much-longer-name[\s\S]*a-much-longer-name/.test(o), 15_000, `kubectl ${r.v.join(' ')} events`);
+      await r.kdyn.until((o) => o.length >= r.kubectl.out().length, 15_000, `kdyn ${r.v.join(' ')} events`);
+      r.kdyn.child.kill('SIGTERM');
+      r.kubectl.child.kill('SIGTERM');
+      await Promise.all([r.kdyn.exited, r.kubectl.exited]);
+      assert.equal(r.kdyn.out(), r.kubectl.out(), `get -w ${r.v.join(' ')}`);
+    }
   }
+});
+
+test('kdyn watch -o jsonpath / go-template: the template sees each {type, object} event', async () => {
+  const client = clientFor(env.server);
+  await client.resource({ group: '', version: 'v1', resource: 'namespaces' }).create({ metadata: { name: 'tmpl' } });
+  const c = client.resource({ group: '', version: 'v1', resource: 'configmaps' }, { namespaced: true }).namespace('tmpl');
+  await c.create({ metadata: { name: 'one' }, data: { k: 'v1' } });
+  await c.create({ metadata: { name: 'two' } });
+  const jp = await runKdyn(['watch', 'configmaps', '-n', 'tmpl', '--max-events', '2', '-o', 'jsonpath={.type} {.object.metadata.name} {.object.data.k}{"\\n"}'], { env: kdynEnv(), cwd: env.dir });
+  assert.equal(jp.code, 0, jp.err);
+  assert.equal(jp.out, 'ADDED one v1\nADDED two \n');
+  const gt = await runKdyn(['watch', 'configmaps', '-n', 'tmpl', '--max-events', '2', '-o', 'go-template', '--template', '{{.type}}/{{.object.metadata.name}}:{{.object.data}}{{"\\n"}}'], { env: kdynEnv(), cwd: env.dir });
+  assert.equal(gt.code, 0, gt.err);
+  assert.equal(gt.out, 'ADDED/one:map[k:v1]\nADDED/two:<no value>\n');
 });
 
 

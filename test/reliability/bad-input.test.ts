@@ -221,7 +221,7 @@ const watchCases: BadCase[] = [
   { name: 'watch --for=bogus', args: ['watch', 'pods', '--for=bogus'], code: 2, err: usage('watch ', '--for: unrecognized condition "bogus": use delete, create, condition=NAME[=VALUE] or jsonpath={EXPR}[=VALUE]') },
   { name: 'watch --for=condition (no name)', args: ['watch', 'pods', '--for=condition'], code: 2, err: /^error: --for: unrecognized condition "condition"/ },
   { name: 'watch --max-events -1', args: ['watch', 'pods', '--max-events', '-1'], code: 2, err: usage('watch ', '--max-events must be a positive integer (got -1)') },
-  { name: 'watch -o nonsense', args: ['watch', 'pods', '-o', 'nonsense'], code: 2, err: /^error: unable to match a printer suitable for the output format "nonsense" with a watch, allowed formats are: json,jsonl,name,wide,yaml \(see 'kdyn watch --help'\)$/ },
+  { name: 'watch -o nonsense', args: ['watch', 'pods', '-o', 'nonsense'], code: 2, err: /^error: unable to match a printer suitable for the output format "nonsense" with a watch, allowed formats are: go-template,go-template-file,json,jsonl,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml \(see 'kdyn watch --help'\)$/ },
   { name: 'watch a name across all namespaces', args: ['watch', 'pods', 'x', '-A'], code: 2, err: usage('watch ', 'a resource cannot be retrieved by name across all namespaces') },
   { name: 'watch unknown flag', args: ['watch', 'pods', '--bogus'], code: 2, err: usage('watch ', 'unknown flag: --bogus') },
   { name: 'watch a label selector that does not parse', args: ['watch', 'configmaps', '-n', 'demo', '-l', 'a=b=c', '--timeout', '10s'], code: 1, err: /^Error from server \(BadRequest\): unable to parse requirement: / },

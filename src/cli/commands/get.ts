@@ -5,20 +5,18 @@
  * A 404 on a mapped collection (its CRD was deleted) refreshes discovery and retries with the new
  * mapping; if the name now maps to nothing, the unknown-name error.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { KdynError, StatusError, UsageError } from '../../core/errors.js';
 import { gvrString, sameGVR } from '../../core/gvk.js';
-import { pathError } from '../../core/fs-errors.js';
 import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
 import type { RESTMapper, ResourceMapping } from '../../restmapper/types.js';
 import { parseGetArgs, resolveGetArgs, type GetRequest } from '../get-args.js';
 import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
 import type { Sorter } from '../../printers/sort.js';
 import { reportError } from '../report-error.js';
+import { asUsageError, readTemplate, withTemplate } from '../output-template.js';
 
 export interface GetOptions {
   format: OutputFormat;
@@ -57,11 +55,6 @@ export function readOptions(flags: ParsedArgs['flags']): GetOptions {
     showManagedFields: flags['show-managed-fields'] === true,
     allowMissingKeys: flags['allow-missing-template-keys'] !== false,
   };
-}
-
-/** kubectl's `--template`: the template of `-o go-template`, `-o jsonpath`, ... given without `=`. */
-function withTemplate(output: string | undefined, template: string | undefined): string | undefined {
-  return output !== undefined && template !== undefined && !output.includes('=') ? `${output}=${template}` : output;
 }
 
 /** What one request resolves to while running (the mapping may change after a refresh). */
@@ -194,44 +187,6 @@ export function notFoundHandled(state: GetRun, e: unknown): boolean {
     return true;
   }
   return false;
-}
-
-async function readTemplate(format: OutputFormat, io: IO): Promise<string | undefined> {
-  if (format.type === 'jsonpath') {
-    if (format.file === undefined) return format.template;
-    return readFileArg(format.file, io, 'jsonpath-file');
-  }
-  if (format.type === 'go-template') {
-    if (format.file === undefined) return format.template;
-    try {
-      return await readFile(resolvePath(io.cwd, format.file), 'utf8');
-    } catch (e) {
-      // kubectl: `error reading --template FILE, open FILE: no such file or directory`
-      throw new KdynError(`error reading --template ${format.file}, ${pathError(format.file, e)}`);
-    }
-  }
-  if (format.type === 'custom-columns') {
-    if (format.file === undefined) return format.spec;
-    return readFileArg(format.file, io, 'custom-columns-file');
-  }
-  return undefined;
-}
-
-async function readFileArg(file: string, io: IO, what: string): Promise<string> {
-  try {
-    return await readFile(resolvePath(io.cwd, file), 'utf8');
-  } catch (e) {
-    throw new KdynError(`error reading ${what} ${JSON.stringify(file)}: ${pathError(file, e)}`);
-  }
-}
-
-/** Runs `fn`, which parses templates only: its errors (JSONPathError, CustomColumnsError) become UsageErrors. */
-async function asUsageError<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    throw e instanceof KdynError && !(e instanceof UsageError) ? new UsageError(e.message) : e;
-  }
 }
 
 /**

@@ -26,6 +26,8 @@ import { mergeIterables } from '../../watch/merge.js';
 import { WATCH_FORMATS, createWatchPrinter, type PrintedEvent, type WatchFormat } from '../../printers/watch.js';
 import { objectName, type GroupKind } from '../../printers/name.js';
 import type { WaitCondition } from '../watch-for.js';
+import { compileValueTemplate, readTemplate, withTemplate } from '../output-template.js';
+import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../young-gen-cap.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
@@ -50,17 +52,23 @@ interface Options {
   noHeaders: boolean;
   showManagedFields: boolean;
   chunkSize: number;
+  /** -o jsonpath/go-template: the compiled template. */
+  render?: (data: unknown) => string;
 }
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
-async function readOptions(args: ParsedArgs, mode: 'watch' | 'get'): Promise<Options> {
+async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Promise<Options> {
   const f = args.flags;
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-  const output = str(f.output);
-  const format = (output ?? 'table') as WatchFormat;
+  const output = withTemplate(str(f.output), str(f.template));
+  let format = (output ?? 'table') as WatchFormat;
+  let render: Options['render'];
   if (!WATCH_FORMATS.includes(format) || output === 'table') {
-    throw new UsageError(`unable to match a printer suitable for the output format "${output}" with a watch, allowed formats are: json,jsonl,name,wide,yaml`);
+    const parsed = templateFormat(output);
+    if (!parsed) throw new UsageError(`unable to match a printer suitable for the output format "${output}" with a watch, allowed formats are: ${WATCH_OUTPUTS}`);
+    render = await compileValueTemplate(parsed, (await readTemplate(parsed, io)) ?? '', f['allow-missing-template-keys'] !== false);
+    format = 'template';
   }
   const wait = str(f.for) !== undefined ? await import('../watch-for.js') : undefined;
   const waitFor = wait?.parseWaitFor(str(f.for)!);
@@ -90,7 +98,17 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get'): Promise<Opt
     noHeaders: f['no-headers'] === true,
     showManagedFields: f['show-managed-fields'] === true,
     chunkSize: chunk > 0 ? chunk : 0,
+    render,
   };
+}
+
+const WATCH_OUTPUTS = 'go-template,go-template-file,json,jsonl,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml';
+
+/** A jsonpath or go-template -o (with its file forms), else undefined (custom-columns has no watch form here). */
+function templateFormat(output: string | undefined): Extract<OutputFormat, { type: 'jsonpath' | 'go-template' }> | undefined {
+  if (output === undefined || !/^(jsonpath|jsonpath-file|jsonpath-as-json|go-template|go-template-file|template|templatefile)(=|$)/.test(output)) return undefined;
+  const format = parseOutputFormat(output);
+  return format.type === 'jsonpath' || format.type === 'go-template' ? format : undefined;
 }
 
 /** One watcher's bookkeeping. */
@@ -106,7 +124,7 @@ interface Source {
 }
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' | 'get' = 'watch', heap: HeapControl = nodeHeap): Promise<number> {
-  const opts = await readOptions(args, mode);
+  const opts = await readOptions(args, mode, io);
   const parsed = parseGetArgs(args.args);
   const names = parsed.form === 'types' ? parsed.names : parsed.tuples;
   if (opts.labelSelector && names.length > 0) throw new UsageError('name cannot be provided when a selector is specified');
@@ -165,7 +183,8 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     withNamespace: opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced),
     noHeaders: opts.noHeaders,
     withKind: new Set(sources.map((s) => `${s.gk.kind}.${s.gk.group}`)).size > 1,
-    keepManagedFields: opts.showManagedFields || (mode === 'get' && opts.events && (opts.format === 'json' || opts.format === 'yaml')),
+    keepManagedFields: opts.showManagedFields || (mode === 'get' && opts.events && (opts.format === 'json' || opts.format === 'yaml' || opts.format === 'template')),
+    render: opts.render,
   });
   const out = new OutputBuffer(io);
   // Flat memory on long streams (../young-gen-cap.ts): checked every 1,024 events.
