@@ -5,9 +5,16 @@
  * group-version. A request with a stale hash is redirected (301) to the current one, and a request with
  * the current hash is cacheable for good (`public, immutable`), as kube-openapi does.
  *
+ * `/openapi/v2` is served too, but empty (a Swagger 2.0 document without paths or definitions, as JSON
+ * or as the gnostic protobuf kubectl asks for): kubectl's client-side validation falls back to it for a
+ * group-version the v3 index lacks (a CRD applied in the same run), skips kinds it does not describe,
+ * and fails without it ("the server could not find the requested resource") where a real server's
+ * kubectl reaches its mapping error ("ensure CRDs are installed first").
+ *
  * Deviation from a real server: built-in kinds have a minimal schema (apiVersion, kind, metadata), not
- * the full generated one; CRD kinds carry their spec.versions[].schema.openAPIV3Schema. kubectl does
- * not validate client-side because every PATCH operation declares `fieldValidation`.
+ * the full generated one, and /openapi/v2 describes nothing; CRD kinds carry their
+ * spec.versions[].schema.openAPIV3Schema in v3. kubectl does not validate client-side because every
+ * PATCH operation declares `fieldValidation`.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -26,7 +33,7 @@ interface Doc {
 const NO_CACHE = 'no-cache, private';
 const ONE_YEAR_MS = 365 * 24 * 3600 * 1000;
 
-/** Answers `/openapi/v3` and `/openapi/v3/<key>`; undefined for other paths. */
+/** Answers `/openapi/v2`, `/openapi/v3` and `/openapi/v3/<key>`; undefined for other paths. */
 export function createOpenApiHandler(view: CatalogView): OpenApiHandler {
   const gvCache = new Map<string, { resources: readonly CatalogResource[]; doc: Doc }>();
   const staticCache = new Map<string, Doc>();
@@ -72,10 +79,11 @@ export function createOpenApiHandler(view: CatalogView): OpenApiHandler {
   };
 
   return (method, rawPath, headers) => {
-    if (!rawPath.startsWith('/openapi/v3')) return undefined;
     if (method !== 'GET' && method !== 'HEAD') return undefined;
     const q = rawPath.indexOf('?');
     const path = q < 0 ? rawPath : rawPath.slice(0, q);
+    if (path === '/openapi/v2') return openApiV2(headers);
+    if (!rawPath.startsWith('/openapi/v3')) return undefined;
     const query = new URLSearchParams(q < 0 ? '' : rawPath.slice(q + 1));
     if (path === '/openapi/v3' || path === '/openapi/v3/') {
       return { status: 200, headers: { 'accept-ranges': 'bytes', 'cache-control': NO_CACHE, 'content-type': 'text/plain; charset=utf-8' }, body: current().body };
@@ -98,6 +106,25 @@ export function createOpenApiHandler(view: CatalogView): OpenApiHandler {
     if (inm && inm.split(',').some((t) => t.trim() === etag)) return { status: 304, headers: { ...cacheHeaders, etag, vary: 'Accept' }, body: '' };
     return { status: 200, headers: { ...cacheHeaders, 'accept-ranges': 'bytes', 'content-type': 'application/json', etag, vary: 'Accept' }, body: doc.body };
   };
+}
+
+/** kubectl accepts `...spec.v2@v1.0+protobuf`; kube-openapi answers with this (Go's mime parser rejects the `@`). */
+const V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const V2_INFO = { title: 'Kubernetes', version: 'v1.32.0' };
+
+/** The empty v2 document: JSON, or gnostic's openapi_v2.Document in protobuf when Accept asks for it. */
+function openApiV2(headers: IncomingHttpHeaders): RawResponse {
+  const common = { 'accept-ranges': 'bytes', 'cache-control': NO_CACHE, vary: 'Accept' };
+  if (/com\.github\.proto-openapi\.spec\.v2[@.]v1\.0\+protobuf/.test(String(headers.accept ?? ''))) {
+    return { status: 200, headers: { ...common, 'content-type': V2_PROTOBUF }, body: v2Protobuf() };
+  }
+  return { status: 200, headers: { ...common, 'content-type': 'application/json' }, body: JSON.stringify({ swagger: '2.0', info: V2_INFO, paths: {} }) };
+}
+
+/** openapi_v2.Document{swagger: "2.0", info: {title}}: Document field 1 (string) and 2 (Info, whose field 1 is the title). */
+function v2Protobuf(): Buffer {
+  const field = (n: number, bytes: Buffer): Buffer => Buffer.concat([Buffer.from([(n << 3) | 2, bytes.length]), bytes]);
+  return Buffer.concat([field(1, Buffer.from('2.0')), field(2, field(1, Buffer.from(V2_INFO.title)))]);
 }
 
 function sameResources(a: readonly CatalogResource[], b: readonly CatalogResource[]): boolean {

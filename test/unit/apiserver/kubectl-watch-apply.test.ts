@@ -193,6 +193,20 @@ describe('kubectl get -w and apply --server-side against the local API server', 
     assert.equal(gear2.json.metadata.resourceVersion, gear1.json.metadata.resourceVersion);
   });
 
+  test('kubectl apply (client-side) of a CRD and its instance in one file fails as on a real v1.32 server, then succeeds', async () => {
+    // kubectl-behaviour.md section 6: the CRD is applied, the instance's mapping is not found. This
+    // needs /openapi/v2: kubectl's validation falls back to it for a group-version /openapi/v3 lacks.
+    const file = join(dir, 'widgets.yaml');
+    writeFileSync(file, GEARS_YAML.replaceAll('kubectl-ssa.example.com', 'kubectl-csa.example.com').replaceAll('gears', 'widgets').replaceAll('Gear', 'Widget').replaceAll('gear', 'widget'));
+    const first = await kubectl('apply', '-f', file);
+    assert.equal(first.code, 1);
+    assert.equal(first.out, 'customresourcedefinition.apiextensions.k8s.io/widgets.kubectl-csa.example.com created\n');
+    assert.equal(first.err, `error: resource mapping not found for name: "g1" namespace: "default" from "${file}": no matches for kind "Widget" in version "kubectl-csa.example.com/v1"\nensure CRDs are installed first\n`);
+    const second = await kubectl('apply', '-f', file);
+    assert.equal(second.code, 0, second.err);
+    assert.match(second.out, /widget\.kubectl-csa\.example\.com\/g1 created/);
+  });
+
   test('kubectl apply --server-side: a conflict between two field managers, then --force-conflicts', async () => {
     const file = join(dir, 'g1-other.yaml');
     writeFileSync(file, 'apiVersion: kubectl-ssa.example.com/v1\nkind: Gear\nmetadata:\n  name: g1\n  namespace: default\nspec:\n  teeth: 40\n');
