@@ -84,7 +84,8 @@ export class WatchPrinter {
         return this.count++ === 0 ? doc : '---\n' + doc;
       }
       case 'template':
-        return o.events ? o.render!({ type: ev.type, object: this.strip(ev.object as Unstructured, true) }) : o.render!(this.strip(ev.object as Unstructured, false));
+        // kubectl's template printers see the whole object, managedFields included.
+        return o.render!(o.events ? { type: ev.type, object: ev.object } : ev.object);
     }
   }
 

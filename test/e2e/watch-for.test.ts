@@ -114,7 +114,7 @@ test('kubectl get -w and kdyn get -w print the same bytes (table, --output-watch
   await c.create({ metadata: { name: 'a' }, data: { x: '1' } });
   await c.create({ metadata: { name: 'a-much-longer-name' }, data: { x: '1', y: '2' } });
   const variants = [['-n', 'cmp'], ['-n', 'cmp', '--output-watch-events'], ['-A', '--output-watch-events'], ['-n', 'cmp', '-o', 'json'], ['-n', 'cmp', '-o', 'json', '--output-watch-events'], ['-n', 'cmp', '-o', 'name'], ['-n', 'cmp', '-o', 'yaml'],
-    ['-n', 'cmp', '-o', 'jsonpath={.metadata.name}:{.data.x}{"\\n"}'],
+    ['-n', 'cmp', '-o', 'jsonpath={.metadata.name}:{.data.x}:{.metadata.managedFields[0].manager}{"\\n"}'],
     ['-n', 'cmp', '--output-watch-events', '-o', 'jsonpath={.type} {.object.metadata.name}{"\\n"}'],
     ['-n', 'cmp', '-o', 'go-template={{.metadata.name}} {{.metadata.resourceVersion}}{{"\\n"}}'],
     ['-n', 'cmp', '-o', 'go-template', '--template', '{{.metadata.name}}{{"\\n"}}']];

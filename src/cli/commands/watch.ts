@@ -183,7 +183,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     withNamespace: opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced),
     noHeaders: opts.noHeaders,
     withKind: new Set(sources.map((s) => `${s.gk.kind}.${s.gk.group}`)).size > 1,
-    keepManagedFields: opts.showManagedFields || (mode === 'get' && opts.events && (opts.format === 'json' || opts.format === 'yaml' || opts.format === 'template')),
+    keepManagedFields: opts.showManagedFields || (mode === 'get' && opts.events && (opts.format === 'json' || opts.format === 'yaml')),
     render: opts.render,
   });
   const out = new OutputBuffer(io);
