@@ -86,6 +86,17 @@ export const GLOBAL_FLAGS: FlagSpec[] = [
   { name: 'version', type: 'boolean', describe: 'Print the client version and exit' },
 ];
 
+/** Flags `get` and `watch` share (the same text in both helps). */
+const TEMPLATE_FLAGS: FlagSpec[] = [
+  { name: 'template', type: 'string', describe: 'Template string or path to template file to use when -o=go-template, -o=go-template-file. The template format is golang templates [http://golang.org/pkg/text/template/#pkg-overview].' },
+  { name: 'allow-missing-template-keys', type: 'boolean', default: true, describe: 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats.' },
+];
+const SELECTOR_FLAGS: FlagSpec[] = [
+  { name: 'selector', short: 'l', type: 'string', describe: 'Selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\'.' },
+  { name: 'field-selector', type: 'string', describe: 'Selector (field query) to filter on, supports \'=\', \'==\', and \'!=\'.' },
+];
+const CHUNK_SIZE_FLAG: FlagSpec = { name: 'chunk-size', type: 'number', default: 500, describe: 'Return large lists in chunks rather than all at once. Pass 0 to disable.' };
+
 const load = (p: () => Promise<CommandModule>) => p;
 
 export const COMMANDS: CommandSpec[] = [
@@ -187,12 +198,10 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'Display one or many resources',
     flags: [
       { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (json, yaml, name, go-template, go-template-file, template, templatefile, jsonpath, jsonpath-as-json, jsonpath-file, custom-columns, custom-columns-file, wide, jsonl).' },
-      { name: 'template', type: 'string', describe: 'Template string or path to template file to use when -o=go-template, -o=go-template-file. The template format is golang templates [http://golang.org/pkg/text/template/#pkg-overview].' },
-      { name: 'allow-missing-template-keys', type: 'boolean', default: true, describe: 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats.' },
+      ...TEMPLATE_FLAGS,
       { name: 'all-namespaces', short: 'A', type: 'boolean', describe: 'If present, list the requested object(s) across all namespaces.' },
-      { name: 'selector', short: 'l', type: 'string', describe: 'Selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\'.' },
-      { name: 'field-selector', type: 'string', describe: 'Selector (field query) to filter on, supports \'=\', \'==\', and \'!=\'.' },
-      { name: 'chunk-size', type: 'number', default: 500, describe: 'Return large lists in chunks rather than all at once. Pass 0 to disable.' },
+      ...SELECTOR_FLAGS,
+      CHUNK_SIZE_FLAG,
       { name: 'ignore-not-found', type: 'boolean', describe: 'If set to true, suppresses NotFound error for specific objects that do not exist.' },
       { name: 'no-headers', type: 'boolean', describe: 'When using the default or custom-column output format, don\'t print headers (default print headers).' },
       { name: 'show-labels', type: 'boolean', describe: 'When printing, show all labels as the last column (default hide labels column).' },
@@ -225,11 +234,9 @@ export const COMMANDS: CommandSpec[] = [
       'List the objects, then print every change as it happens: the server\'s table with an EVENT column (as kubectl get -w --output-watch-events), or the objects. Unlike kubectl get -w, the watch resumes from the last resourceVersion when the server ends the stream, relists after 410 Expired printing only what changed meanwhile, and can watch several types at once. With --for it exits 0 as soon as every selected object satisfies the condition (waiting for objects that do not exist yet) and 1 at --timeout, with the last state. SIGINT/SIGTERM end it cleanly (exit 130/143).',
     flags: [
       { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (wide, name, json, yaml, jsonl, jsonpath, jsonpath-as-json, jsonpath-file, go-template, go-template-file, template, templatefile). jsonl: one {"type":...,"object":...} per line; a template is applied to each {"type":...,"object":...} event.' },
-      { name: 'template', type: 'string', describe: 'Template string or path to template file to use when -o=go-template, -o=go-template-file. The template format is golang templates [http://golang.org/pkg/text/template/#pkg-overview].' },
-      { name: 'allow-missing-template-keys', type: 'boolean', default: true, describe: 'If true, ignore any errors in templates when a field or map key is missing in the template. Only applies to golang and jsonpath output formats.' },
+      ...TEMPLATE_FLAGS,
       { name: 'all-namespaces', short: 'A', type: 'boolean', describe: 'If present, watch the requested object(s) across all namespaces.' },
-      { name: 'selector', short: 'l', type: 'string', describe: 'Selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\'.' },
-      { name: 'field-selector', type: 'string', describe: 'Selector (field query) to filter on, supports \'=\', \'==\', and \'!=\'.' },
+      ...SELECTOR_FLAGS,
       { name: 'resource-version', type: 'string', describe: 'Start watching after this resourceVersion, without listing first (changes since then only).' },
       { name: 'timeout', type: 'string', describe: 'Stop after this long (e.g. 30s, 5m): exit 0, or 1 with --for when the condition was not met.' },
       { name: 'max-events', type: 'number', describe: 'Stop after printing this many events (initial ADDED events included).' },
@@ -237,7 +244,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'watch-only', type: 'boolean', describe: 'Print only changes, not the objects that exist when the watch starts.' },
       { name: 'no-headers', type: 'boolean', describe: 'When using the default output format, don\'t print headers.' },
       { name: 'show-managed-fields', type: 'boolean', describe: 'If true, keep the managedFields when printing objects in JSON, YAML or JSON lines format.' },
-      { name: 'chunk-size', type: 'number', default: 500, describe: 'Return large lists in chunks rather than all at once. Pass 0 to disable.' },
+      CHUNK_SIZE_FLAG,
     ],
     minArgs: 1,
     examples: [

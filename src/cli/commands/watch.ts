@@ -27,7 +27,7 @@ import { WATCH_FORMATS, createWatchPrinter, type PrintedEvent, type WatchFormat 
 import { objectName, type GroupKind } from '../../printers/name.js';
 import type { WaitCondition } from '../watch-for.js';
 import { compileValueTemplate, readTemplate, withTemplate } from '../output-template.js';
-import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
+import { ALLOWED_FORMATS, parseOutputFormat, type OutputFormat } from '../../printers/index.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../young-gen-cap.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
@@ -66,7 +66,7 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Pro
   let render: Options['render'];
   if (!WATCH_FORMATS.includes(format) || output === 'table') {
     const parsed = templateFormat(output);
-    if (!parsed) throw new UsageError(`unable to match a printer suitable for the output format "${output}" with a watch, allowed formats are: ${WATCH_OUTPUTS}`);
+    if (!parsed) throw new UsageError(`unable to match a printer suitable for the output format "${output}" with a watch, allowed formats are: ${WATCH_OUTPUTS.join(',')}`);
     render = await compileValueTemplate(parsed, (await readTemplate(parsed, io)) ?? '', f['allow-missing-template-keys'] !== false);
     format = 'template';
   }
@@ -102,11 +102,13 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Pro
   };
 }
 
-const WATCH_OUTPUTS = 'go-template,go-template-file,json,jsonl,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml';
+/** What `-o` may be with a watch: get's formats without custom-columns. */
+const WATCH_OUTPUTS = ALLOWED_FORMATS.filter((f) => !f.startsWith('custom-columns'));
 
-/** A jsonpath or go-template -o (with its file forms), else undefined (custom-columns has no watch form here). */
+/** A jsonpath or go-template -o (with its file forms), else undefined. */
 function templateFormat(output: string | undefined): Extract<OutputFormat, { type: 'jsonpath' | 'go-template' }> | undefined {
-  if (output === undefined || !/^(jsonpath|jsonpath-file|jsonpath-as-json|go-template|go-template-file|template|templatefile)(=|$)/.test(output)) return undefined;
+  const key = output?.split('=', 1)[0];
+  if (key === undefined || !WATCH_OUTPUTS.includes(key) || (WATCH_FORMATS as readonly string[]).includes(key)) return undefined;
   const format = parseOutputFormat(output);
   return format.type === 'jsonpath' || format.type === 'go-template' ? format : undefined;
 }
