@@ -42,4 +42,8 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   };
   process.on(sig, deferred);
 }
-exitWhenSettled(main(process.argv.slice(2), io), io);
+// kubectl runs a plugin by its file name (`kubectl kdyn ...` execs `kubectl-kdyn` from PATH), and
+// Node keeps the name the script was started by in argv[1] (an npm bin symlink is not resolved):
+// as a plugin, usage lines and messages say `kubectl kdyn`.
+const prog = /(^|[\\/])kubectl-kdyn(\.[a-z]+)?$/i.test(process.argv[1] ?? '') ? 'kubectl kdyn' : 'kdyn';
+exitWhenSettled(main(process.argv.slice(2), io, prog), io);

@@ -13,6 +13,8 @@ import { COMMANDS, GLOBAL_FLAGS, HELP_GROUPS, type CommandSpec, type FlagSpec } 
 export interface HelpOptions {
   /** Wrap width in columns (default 100). */
   width?: number;
+  /** How the user runs kdyn: `kdyn` (default), or `kubectl kdyn` as a kubectl plugin. */
+  prog?: string;
 }
 
 const INTRO = 'kdyn controls Kubernetes resources, built-in or custom, without generated types.';
@@ -21,25 +23,27 @@ const INTRO = 'kdyn controls Kubernetes resources, built-in or custom, without g
 export async function renderHelp(spec?: CommandSpec, options: HelpOptions = {}): Promise<string> {
   const { default: yargs } = await import('yargs');
   const width = options.width ?? 100;
+  const prog = options.prog ?? 'kdyn';
   let y = yargs([])
-    .scriptName('kdyn')
+    .scriptName(prog)
     .locale('en')
     .detectLocale(false)
     .parserConfiguration({ 'boolean-negation': false, 'parse-positional-numbers': false })
     .wrap(width)
     .version('version', describeOf('version'), VERSION)
-    .help('help', describeOf('help'))
+    // cobra's text: `help for get` in get's help, `help for kdyn` at the top.
+    .help('help', `help for ${spec?.name ?? 'kdyn'}`)
     .alias('help', 'h');
 
   if (spec) {
     y = y.usage(spec.description ?? `${spec.summary}.`);
     y = addFlags(y, spec.flags, 'Flags:');
     y = addFlags(y, GLOBAL_FLAGS, 'Global Flags:');
-    y = y.epilogue(`${formatExamples(spec)}\nUsage:\n  kdyn ${spec.usage}\n\nUse "kdyn --help" for a list of all commands.`);
+    y = y.epilogue(`${formatExamples(spec, prog)}\nUsage:\n  ${prog} ${spec.usage}\n\nUse "${prog} --help" for a list of all commands.`);
   } else {
     y = y.usage(INTRO);
     y = addFlags(y, GLOBAL_FLAGS, 'Global Flags:');
-    y = y.epilogue('Usage:\n  kdyn <command> [flags]\n\nUse "kdyn <command> --help" for more information about a given command.');
+    y = y.epilogue(`Usage:\n  ${prog} <command> [flags]\n\nUse "${prog} <command> --help" for more information about a given command.`);
   }
   let text = await y.getHelp();
   // yargs has no command groups and trims the usage's indentation: the groups go in after the intro.
@@ -79,9 +83,12 @@ function describeOf(name: string): string {
   return GLOBAL_FLAGS.find((f) => f.name === name)?.describe ?? name;
 }
 
-/** kubectl's example block: `  # comment` then `  kdyn ...`, a blank line between examples. */
-export function formatExamples(spec: CommandSpec): string {
+/**
+ * kubectl's example block: `  # comment` then `  kdyn ...`, a blank line between examples. As a
+ * kubectl plugin (`prog` is `kubectl kdyn`), the commands read `kubectl kdyn ...`.
+ */
+export function formatExamples(spec: CommandSpec, prog = 'kdyn'): string {
   if (spec.examples.length === 0) return '';
-  const blocks = spec.examples.map(([comment, command]) => `  # ${comment}\n  ${command}`);
+  const blocks = spec.examples.map(([comment, command]) => `  # ${comment}\n  ${command.replace(/(^|\| )kdyn /g, `$1${prog} `)}`);
   return `Examples:\n${blocks.join('\n\n')}\n`;
 }

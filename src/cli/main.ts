@@ -12,7 +12,8 @@ import { createContext, type ContextOptions } from './context.js';
 import { reportError } from './report-error.js';
 import { findCommand } from './spec.js';
 
-export async function main(argv: readonly string[], io: IO): Promise<number> {
+/** `prog`: how the user runs kdyn (`kubectl kdyn` when kubectl runs it as a plugin), for usage lines and messages. */
+export async function main(argv: readonly string[], io: IO, prog = 'kdyn'): Promise<number> {
   // Fast path: no parsing, no context.
   if (argv.length === 1 && argv[0] === '--version') {
     io.stdout.write(`Client Version: v${VERSION}\n`);
@@ -20,9 +21,9 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
   }
   let parsed: ParseResult;
   try {
-    parsed = parseArgv(argv);
+    parsed = parseArgv(argv, prog);
   } catch (e) {
-    if (e instanceof UsageError) return reportUsage(e, argv, io);
+    if (e instanceof UsageError) return reportUsage(e, argv, io, prog);
     throw e;
   }
   const verbosity = typeof parsed.flags.v === 'number' ? parsed.flags.v : 0;
@@ -32,7 +33,10 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
   }
   if (parsed.flags.help || !parsed.spec) {
     const { renderHelp } = await import('./help.js');
-    io.stdout.write(await renderHelp(parsed.spec));
+    // `kdyn help nosuch`: cobra's (kubectl's) line, then the top-level help.
+    const topic = !parsed.spec && argv.includes('help') ? parsed.args[0] : undefined;
+    if (topic !== undefined) io.stdout.write(`Unknown help topic [\`${topic}\`]\n`);
+    io.stdout.write(await renderHelp(parsed.spec, { prog }));
     return 0;
   }
   const logger = createLogger(verbosity, io.stderr);
@@ -42,7 +46,7 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     const code = await mod.run(parsed, ctx, io);
     return typeof code === 'number' ? code : 0;
   } catch (e) {
-    return reportError(e, verbosity, io, parsed.command);
+    return reportError(e, verbosity, io, parsed.command, prog);
   } finally {
     await ctx.flush(); // discovery cache files are written after the output; finish them before exiting
     ctx.close();
@@ -58,10 +62,10 @@ function contextOptions(env: IO['env']): ContextOptions {
   return v && /^\d+$/.test(v) && Number(v) > 0 ? { discoveryTimeoutMs: Number(v) } : {};
 }
 
-function reportUsage(e: UsageError, argv: readonly string[], io: IO): number {
+function reportUsage(e: UsageError, argv: readonly string[], io: IO, prog: string): number {
   const cmd = argv.find((a) => findCommand(a) !== undefined);
   const topic = cmd && !e.message.startsWith('unknown command') ? ` ${cmd}` : '';
-  io.stderr.write(`error: ${e.message} (see 'kdyn${topic} --help')\n`);
+  io.stderr.write(`error: ${e.message} (see '${prog}${topic} --help')\n`);
   return 2;
 }
 

@@ -11,7 +11,8 @@ export interface ParseResult extends ParsedArgs {
   spec?: CommandSpec;
 }
 
-export function parseArgv(argv: readonly string[]): ParseResult {
+/** `prog`: how the user runs kdyn (`kdyn`, or `kubectl kdyn` as a plugin), for the messages. */
+export function parseArgv(argv: readonly string[], prog = 'kdyn'): ParseResult {
   // Find the command: the first token that is not a flag or a global flag's value.
   const flags: ParsedArgs['flags'] = {};
   const explicit = new Set<string>();
@@ -84,18 +85,24 @@ export function parseArgv(argv: readonly string[]): ParseResult {
       continue;
     }
     if (!spec && positionals.length === 0) {
+      // `kdyn help get` is `kdyn get --help` (cobra's help command, as kubectl has it).
+      if (tok === 'help' && !flags.help) {
+        flags.help = true;
+        explicit.add('help');
+        continue;
+      }
       spec = findCommand(tok);
       if (!spec) {
         if (flags.help) {
           positionals.push(tok);
           continue;
         }
-        throw new UsageError(unknownCommand(tok));
+        throw new UsageError(unknownCommand(tok, prog));
       }
       table = indexFlags([...GLOBAL_FLAGS, ...spec.flags]);
       if (pendingUnknown) {
         // re-parse from the start now that the command's flags are known
-        return parseWith(argv, spec);
+        return parseWith(argv, spec, prog);
       }
       continue;
     }
@@ -106,19 +113,19 @@ export function parseArgv(argv: readonly string[]): ParseResult {
     throw new UsageError(pendingUnknown.startsWith('--') ? `unknown flag: ${name}` : `unknown shorthand flag: '${pendingUnknown[1]}' in ${pendingUnknown}`);
   }
   fillDefaults(flags, spec ? [...GLOBAL_FLAGS, ...spec.flags] : GLOBAL_FLAGS);
-  const result: ParseResult = { command: spec?.name ?? '', args: positionals, flags, explicit, spec };
-  if (spec && !flags.help) checkArity(spec, positionals);
+  const result: ParseResult = { command: spec?.name ?? '', args: positionals, flags, explicit, prog, spec };
+  if (spec && !flags.help) checkArity(spec, positionals, prog);
   return result;
 }
 
 /** Parses argv knowing the command up front (all its flags valid anywhere). */
-function parseWith(argv: readonly string[], spec: CommandSpec): ParseResult {
+function parseWith(argv: readonly string[], spec: CommandSpec, prog: string): ParseResult {
   const withoutCommand = [...argv];
   const idx = withoutCommand.indexOf(spec.name);
   const aliasIdx = idx >= 0 ? idx : withoutCommand.findIndex((t) => spec.aliases?.includes(t));
   withoutCommand.splice(aliasIdx, 1);
   // Put the command first, so the main loop indexes its flags before any other token.
-  return parseArgv([spec.name, ...withoutCommand]);
+  return parseArgv([spec.name, ...withoutCommand], prog);
 }
 
 function indexFlags(list: FlagSpec[]) {
@@ -168,16 +175,16 @@ function fillDefaults(flags: ParsedArgs['flags'], list: FlagSpec[]): void {
   }
 }
 
-function checkArity(spec: CommandSpec, args: string[]): void {
+function checkArity(spec: CommandSpec, args: string[], prog: string): void {
   if (spec.minArgs !== undefined && args.length < spec.minArgs) {
-    throw new UsageError(`"kdyn ${spec.name}" requires at least ${spec.minArgs} argument${spec.minArgs === 1 ? '' : 's'}`);
+    throw new UsageError(`"${prog} ${spec.name}" requires at least ${spec.minArgs} argument${spec.minArgs === 1 ? '' : 's'}`);
   }
   if (spec.maxArgs !== undefined && args.length > spec.maxArgs) {
-    throw new UsageError(`unknown command "${args[spec.maxArgs]}" for "kdyn ${spec.name}"`);
+    throw new UsageError(`unknown command "${args[spec.maxArgs]}" for "${prog} ${spec.name}"`);
   }
 }
 
-function unknownCommand(name: string): string {
+function unknownCommand(name: string, prog: string): string {
   const close = COMMANDS.filter((c) => !c.hidden).map((c) => c.name).filter((c) => editDistance(c, name) <= 2 || c.startsWith(name));
-  return `unknown command "${name}" for "kdyn"` + (close.length ? `. Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '');
+  return `unknown command "${name}" for "${prog}"` + (close.length ? `. Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : '');
 }

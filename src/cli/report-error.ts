@@ -7,9 +7,9 @@
 import { ConnectionError, KdynError, StatusError, UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
 
-export function reportError(e: unknown, verbosity: number, io: IO, command: string): number {
+export function reportError(e: unknown, verbosity: number, io: IO, command: string, prog = 'kdyn'): number {
   if (e instanceof UsageError) {
-    io.stderr.write(`error: ${e.message} (see 'kdyn ${command} --help')\n`);
+    io.stderr.write(`error: ${e.message} (see '${prog} ${command} --help')\n`);
   } else if (e instanceof StatusError || e instanceof ConnectionError) {
     io.stderr.write(`${e.message}\n`);
   } else if (e instanceof KdynError) {

@@ -28,6 +28,8 @@ export interface ParsedArgs {
   flags: Record<string, string | boolean | number | string[] | undefined>;
   /** Long names of the flags given on the command line. */
   explicit: Set<string>;
+  /** How the user runs kdyn, for usage lines and messages: `kdyn`, or `kubectl kdyn` as a kubectl plugin (default `kdyn`). */
+  prog?: string;
 }
 
 export interface CommandModule {

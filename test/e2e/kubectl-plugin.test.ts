@@ -43,6 +43,22 @@ describe('kubectl kdyn', { skip: hasKubectl() ? false : 'kubectl not on PATH' },
     assert.match(viaKubectl.out, /falcon/);
   });
 
+  test('as a plugin, help and usage errors say `kubectl kdyn` (kubectl help get: the same help as get --help)', async () => {
+    const help = await kubectl(['kdyn', 'help', 'get']);
+    assert.equal(help.code, 0, help.err);
+    assert.match(help.out, /^Usage:\n {2}kubectl kdyn get \[/m);
+    assert.match(help.out, /^ {2}kubectl kdyn get pods$/m);
+    assert.match(help.out, /^ +-h, --help +help for get /m);
+    assert.equal(help.out, (await kubectl(['kdyn', 'get', '--help'])).out);
+    // kubectl's own `help get` is its `get --help` too.
+    assert.equal((await kubectl(['help', 'get'])).out, (await kubectl(['get', '--help'])).out);
+    const usage = await kubectl(['kdyn', 'get', '--no-such-flag']);
+    assert.equal(usage.code, 2);
+    assert.equal(usage.err, "error: unknown flag: --no-such-flag (see 'kubectl kdyn get --help')\n");
+    const direct = await runKdyn(['get', '--no-such-flag'], { env: pathEnv });
+    assert.equal(direct.err, "error: unknown flag: --no-such-flag (see 'kdyn get --help')\n", 'run directly, it is kdyn');
+  });
+
   test('errors and exit codes come through unchanged', async () => {
     const r = await kubectl(['kdyn', 'get', 'nosuchtype', '--kubeconfig', env.kubeconfig]);
     assert.equal(r.code, 1);

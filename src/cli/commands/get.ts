@@ -84,7 +84,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   }
   const opts = readOptions(args.flags);
   // Argument and flag errors before any kubeconfig or network work.
-  const parsed = parseGetArgs(args.args);
+  const parsed = parseGetArgs(args.args, args.prog);
   const names = parsed.form === 'types' ? parsed.names : parsed.tuples;
   if (opts.labelSelector && names.length > 0) throw new KdynError('name cannot be provided when a selector is specified');
   if (opts.allNamespaces && names.length > 0) throw new KdynError('a resource cannot be retrieved by name across all namespaces');
@@ -108,7 +108,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   runner.catch(() => undefined);
   await ctx.preconnect(); // every get asks the server: handshake while discovery and names are resolved
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
-  const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper), opts.allNamespaces ? undefined : ctx.namespace()]);
+  const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper, args.prog), opts.allNamespaces ? undefined : ctx.namespace()]);
 
   const state: GetRun = {
     opts,
@@ -132,7 +132,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
 
   let code = 0;
   const verbosity = typeof args.flags.v === 'number' ? args.flags.v : 0;
-  for (const e of state.errors) code = Math.max(code, reportError(e, verbosity, io, 'get'));
+  for (const e of state.errors) code = Math.max(code, reportError(e, verbosity, io, 'get', args.prog));
   return code;
 }
 

@@ -127,7 +127,7 @@ interface Source {
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' | 'get' = 'watch', heap: HeapControl = nodeHeap): Promise<number> {
   const opts = await readOptions(args, mode, io);
-  const parsed = parseGetArgs(args.args);
+  const parsed = parseGetArgs(args.args, args.prog);
   const names = parsed.form === 'types' ? parsed.names : parsed.tuples;
   if (opts.labelSelector && names.length > 0) throw new UsageError('name cannot be provided when a selector is specified');
   if (opts.allNamespaces && names.length > 0) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
@@ -137,7 +137,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
 
   await ctx.preconnect();
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
-  const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper), opts.allNamespaces ? undefined : ctx.namespace()]);
+  const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper, args.prog), opts.allNamespaces ? undefined : ctx.namespace()]);
 
   const ac = new AbortController();
   let stopReason: 'timeout' | 'SIGINT' | 'SIGTERM' | 'done' | undefined;

@@ -59,8 +59,24 @@ describe('renderHelp', () => {
       for (const [comment, command] of spec.examples) assert.ok(text.includes(`  # ${comment}\n  ${command}\n`), `example ${command}`);
       assert.match(text, new RegExp(`Usage:\\n  kdyn ${escape(spec.name)} `));
       assert.doesNotMatch(text, /[ \t]$/m, 'no trailing spaces');
+      // cobra's (kubectl's) text for -h names the command, not the program.
+      assert.match(text, new RegExp(`^ +-h, --help +help for ${escape(spec.name)} `, 'm'));
     });
   }
+
+  test('as a kubectl plugin, usage lines and examples say `kubectl kdyn`', async () => {
+    const get = COMMANDS.find((c) => c.name === 'get')!;
+    const text = await renderHelp(get, { prog: 'kubectl kdyn' });
+    assert.match(text, /Usage:\n {2}kubectl kdyn get \[/);
+    assert.match(text, /^ {2}kubectl kdyn get pods$/m);
+    assert.match(text, /Use "kubectl kdyn --help" for a list of all commands\./);
+    assert.doesNotMatch(text, /^ {2}kdyn /m, 'no example left saying plain kdyn');
+    const apply = await renderHelp(COMMANDS.find((c) => c.name === 'apply'), { prog: 'kubectl kdyn' });
+    assert.match(apply, /^ {2}cat manifest\.yaml \| kubectl kdyn apply -f -$/m, 'kdyn after a pipe too');
+    const top = await renderHelp(undefined, { prog: 'kubectl kdyn' });
+    assert.match(top, /Usage:\n {2}kubectl kdyn <command> \[flags\]\n\nUse "kubectl kdyn <command> --help"/);
+    assert.match(top, /^ +-h, --help +help for kdyn /m);
+  });
 
   test('formatExamples uses kubectl layout', () => {
     const spec = { ...COMMANDS[0]!, examples: [['First', 'kdyn a'], ['Second', 'kdyn b']] as Array<[string, string]> };
@@ -89,6 +105,18 @@ describe('built CLI', { skip: existsSync(join(root, 'dist/cli/bin.js')) ? false 
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /Examples:\n {2}# /);
     assert.match(r.stdout, /--output/);
+  });
+
+  test('kdyn help get is kdyn get --help (kubectl help get); an unknown topic says so, as kubectl', () => {
+    const viaHelp = run(['help', 'get']);
+    assert.equal(viaHelp.status, 0, viaHelp.stderr);
+    assert.equal(viaHelp.stdout, run(['get', '--help']).stdout);
+    assert.match(viaHelp.stdout, /^Display one or many resources/);
+    assert.equal(run(['help', '-n', 'x', 'watch']).stdout, run(['watch', '-h']).stdout, 'flags around the topic');
+    const unknown = run(['help', 'nosuch']);
+    assert.equal(unknown.status, 0);
+    assert.equal(unknown.stdout, `Unknown help topic [\`nosuch\`]\n${run(['--help']).stdout}`);
+    assert.equal(run(['help']).stdout, run(['--help']).stdout);
   });
 
   test('--version does not load yargs; --help does', () => {
