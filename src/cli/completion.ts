@@ -24,7 +24,7 @@ const TYPE_AND_NAME_COMMANDS = ['get', 'watch', 'describe', 'delete'];
 
 /** Global flags that select the cluster, passed on to `kdyn __complete`. */
 const CONNECTION_FLAGS = ['kubeconfig', 'context', 'cluster', 'user', 'namespace', 'server', 'token', 'certificate-authority',
-  'client-certificate', 'client-key', 'insecure-skip-tls-verify', 'tls-server-name', 'cache-dir'];
+  'client-certificate', 'client-key', 'insecure-skip-tls-verify', 'tls-server-name', 'cache-dir', 'as', 'as-group', 'as-uid'];
 
 const FILE_FLAGS = ['--kubeconfig', '--certificate-authority', '--client-certificate', '--client-key', '--cache-dir', '-f', '--filename'];
 

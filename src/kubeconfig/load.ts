@@ -13,7 +13,7 @@ import { createExecProvider, EXEC_INFO_EXTENSION } from './exec.js';
 import { inClusterConfig, inClusterPossible } from './incluster.js';
 import { loadMerged, selectFiles } from './merge.js';
 import { validateServer } from './server.js';
-import type { CredentialProvider, Entry, KubeconfigCluster, KubeconfigUser, LoadOptions, MergedKubeconfig, RestConfig, TLSConfig } from './types.js';
+import type { CredentialProvider, Entry, Impersonation, KubeconfigCluster, KubeconfigUser, LoadOptions, MergedKubeconfig, RestConfig, TLSConfig } from './types.js';
 import { DEFAULT_SERVICE_ACCOUNT_DIR } from './types.js';
 
 /** kubectl's default when nothing is configured (client-go clientcmd.ClusterDefaults). */
@@ -75,6 +75,7 @@ export function resolveRestConfig(merged: MergedKubeconfig, o: LoadOptions): Res
         server: validateServer(ic.server, tls),
         tls,
         credentials: str(f.token) ? tokenProvider(str(f.token)!) : ic.credentials,
+        impersonate: impersonation({}, '', f),
         namespace: flagNamespace ?? ic.namespace,
         namespaceExplicit: flagNamespace !== undefined,
         source: 'in-cluster',
@@ -88,9 +89,7 @@ export function resolveRestConfig(merged: MergedKubeconfig, o: LoadOptions): Res
   applyClientCertFlags(tls, user, userEntry?.name, o);
   const server = validateServer(configured ?? DEFAULT_SERVER, tls);
   const credentials = credentialsFor(userEntry, clusterEntry, server, tls, o);
-  const impersonate = user.as || user['as-groups']?.length || user['as-uid']
-    ? { user: user.as, uid: user['as-uid'], groups: user['as-groups'], extra: user['as-user-extra'] }
-    : undefined;
+  const impersonate = impersonation(user, userEntry?.name ?? '', f);
   return {
     server,
     tls,
@@ -105,6 +104,24 @@ export function resolveRestConfig(merged: MergedKubeconfig, o: LoadOptions): Res
     source: configured === undefined ? 'default' : clusterEntry || userEntry || ctxEntry ? 'kubeconfig' : 'flags',
     files: merged.files,
   };
+}
+
+/**
+ * Who to act as: `--as`, `--as-group` (repeatable), `--as-uid` each replace the user's `as`,
+ * `as-groups`, `as-uid` when given (clientcmd's override merge); groups, a uid or extras without
+ * a user to impersonate are refused, with kubectl's message.
+ */
+function impersonation(user: KubeconfigUser, userName: string, f: LoadOptions['flags']): Impersonation | undefined {
+  const flagGroups = Array.isArray(f['as-group']) ? f['as-group'].filter((g): g is string => typeof g === 'string') : [];
+  const imp: Impersonation = {
+    user: str(f.as) ?? str(user.as),
+    uid: str(f['as-uid']) ?? str(user['as-uid']),
+    groups: flagGroups.length ? flagGroups : user['as-groups']?.length ? user['as-groups'] : undefined,
+    extra: user['as-user-extra'] && Object.keys(user['as-user-extra']).length ? user['as-user-extra'] : undefined,
+  };
+  if (imp.user) return imp;
+  if (imp.uid || imp.groups || imp.extra) throw new ConfigError(`requesting uid, groups or user-extra for ${userName} without impersonating a user`);
+  return undefined;
 }
 
 function readPem(file: string, what: string, owner: string): Buffer {
