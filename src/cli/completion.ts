@@ -52,11 +52,11 @@ export function completionScript(shell: Shell): string {
   if (shell === 'fish') return fishScript();
   const bash = bashScript(shell);
   if (shell === 'bash') return bash;
-  return `#compdef kdyn\nautoload -U +X bashcompinit && bashcompinit\n${bash}`;
+  return `#compdef kdyn\n# zsh's completion system must be loaded first: autoload -Uz compinit && compinit\nautoload -U +X bashcompinit && bashcompinit\n${bash}`;
 }
 
 function bashScript(shell: Shell): string {
-  const commands = visible().flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+  const commands = [...visible().flatMap((c) => [c.name, ...(c.aliases ?? [])]), 'help'];
   const perCommand = visible()
     .map((c) => `      ${[c.name, ...(c.aliases ?? [])].join('|')}) flags="${flagWords(c.flags).join(' ')}" ;;`)
     .join('\n');
@@ -90,8 +90,13 @@ _kdyn() {
     ${FILE_FLAGS.join('|')})
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
-  if [[ -z "$cmd" ]]; then
-    COMPREPLY=($(compgen -W "${commands.join(' ')} $global" -- "$cur"))
+  # Flags only once a dash is typed, so "kdyn <TAB>" offers the commands (as cobra does).
+  if [[ -z "$cmd" || "$cmd" == help ]]; then
+    if [[ "$cur" == -* ]]; then
+      COMPREPLY=($(compgen -W "$global" -- "$cur"))
+    elif [[ -z "$cmd" || \${#args[@]} -eq 0 ]]; then
+      COMPREPLY=($(compgen -W "${commands.join(' ')}" -- "$cur"))
+    fi
     return
   fi
   case "$cmd" in
@@ -103,9 +108,18 @@ ${perCommand}
   fi
   case "$cmd" in
     ${typeCommands().join('|') || '__none__'})
-      if ((\${#args[@]} == 0)); then
+      # kubectl's forms: TYPE then NAMEs, or TYPE/NAME words ("kdyn get rockets/fa<TAB>").
+      if [[ "$cur" == */* ]]; then
+        if ((\${#args[@]} == 0)) || [[ "\${args[0]}" == */* ]]; then
+          COMPREPLY=($(compgen -W "$(kdyn __complete names "$cur" "\${conn[@]}" 2>/dev/null)" -- "$cur"))
+        fi
+      elif ((\${#args[@]} == 0)); then
         COMPREPLY=($(compgen -W "$(kdyn __complete types "\${conn[@]}" 2>/dev/null)" -- "$cur"))
-      elif [[ "\${args[0]}" != */* && "\${args[0]}" != *,* ]]; then
+      elif [[ "\${args[0]}" == */* ]]; then
+        COMPREPLY=($(compgen -W "$(kdyn __complete types "\${conn[@]}" 2>/dev/null)" -- "$cur"))
+        COMPREPLY=("\${COMPREPLY[@]/%//}")
+        compopt -o nospace 2>/dev/null
+      elif [[ "\${args[0]}" != *,* ]]; then
         COMPREPLY=($(compgen -W "$(kdyn __complete names "\${args[0]}" "\${conn[@]}" 2>/dev/null)" -- "$cur"))
       fi ;;
     completion) COMPREPLY=($(compgen -W "${SHELLS.join(' ')}" -- "$cur")) ;;
@@ -166,9 +180,16 @@ function fishScript(): string {
     'function __kdyn_objects',
     '    __kdyn_parse',
     `    contains -- "$__kdyn_cmd" ${typeCommands().join(' ') || '__none__'}; or return`,
-    '    if test (count $__kdyn_args) -eq 0',
+    '    set -l cur (commandline -ct)',
+    "    if string match -q -- '*/*' $cur",
+    "        if test (count $__kdyn_args) -eq 0; or string match -q -- '*/*' $__kdyn_args[1]",
+    '            kdyn __complete names $cur $__kdyn_conn 2>/dev/null',
+    '        end',
+    '    else if test (count $__kdyn_args) -eq 0',
     '        kdyn __complete types $__kdyn_conn 2>/dev/null',
-    "    else if not string match -q -- '*/*' $__kdyn_args[1]; and not string match -q -- '*,*' $__kdyn_args[1]",
+    "    else if string match -q -- '*/*' $__kdyn_args[1]",
+    "        kdyn __complete types $__kdyn_conn 2>/dev/null | string replace -r '$' /",
+    "    else if not string match -q -- '*,*' $__kdyn_args[1]",
     '        kdyn __complete names $__kdyn_args[1] $__kdyn_conn 2>/dev/null',
     '    end',
     'end',
@@ -184,11 +205,13 @@ function fishScript(): string {
     'complete -c kdyn -f',
   );
   for (const c of visible()) lines.push(`complete -c kdyn -n __kdyn_no_command -a ${esc(c.name)} -d ${esc(c.summary)}`);
+  lines.push("complete -c kdyn -n __kdyn_no_command -a help -d 'Help about any command'");
   const flagLine = (f: FlagSpec, cond: string): string => {
     let s = `complete -c kdyn -n ${cond}`;
     s += f.name.length === 1 ? ` -o ${f.name}` : ` -l ${f.name}`;
     if (f.short && f.short !== f.name) s += ` -s ${f.short}`;
-    if (f.type !== 'boolean') s += ' -r';
+    // A value flag's argument is a file only for the file flags (-f, --kubeconfig...): -x is -r without files.
+    if (f.type !== 'boolean') s += FILE_FLAGS.includes(`--${f.name}`) ? ' -r' : ' -x';
     if (f.name === 'output') s += ` -a ${esc((f.choices ?? OUTPUT_FORMATS).join(' '))}`;
     else if (f.name === 'namespace') s += " -a '(__kdyn_namespaces)'";
     else if (f.name === 'context') s += " -a '(__kdyn_contexts)'";
@@ -200,6 +223,7 @@ function fishScript(): string {
   for (const c of visible()) for (const f of c.flags) if (!f.hidden) lines.push(flagLine(f, esc(`__kdyn_using ${c.name}`)));
   lines.push(
     "complete -c kdyn -n '__kdyn_using completion' -a 'bash zsh fish'",
+    `complete -c kdyn -n '__kdyn_using help; and test (count $__kdyn_args) -eq 0' -a ${esc(visible().map((c) => c.name).join(' '))}`,
     "complete -c kdyn -a '(__kdyn_objects)'",
   );
   return lines.join('\n') + '\n';

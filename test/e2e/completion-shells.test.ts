@@ -11,12 +11,13 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServerEnv, type ServerEnv } from '../support/server-env.js';
-import { KDYN, runCommand, runKdyn } from '../support/cli.js';
+import { KDYN, hasKubectl, runCommand, runKdyn } from '../support/cli.js';
 import { FakeClock } from '../../src/core/clock.js';
 
 const has = (cmd: string) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
 const HAS_TMUX = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0 && has('bash');
 const HAS_FISH = has('fish');
+const HAS_ZSH = has('zsh');
 
 let env: ServerEnv;
 let shellEnv: Record<string, string>;
@@ -84,11 +85,60 @@ describe('bash (interactive, through tmux)', { skip: HAS_TMUX ? false : 'tmux or
     assert.match(await screenMatching(/kdyn get rockets -n demo$/m), /kdyn get rockets -n demo$/m);
     await tmux('send-keys', '-t', 't', 'C-u');
   });
+
+  test('TAB completes TYPE/NAME words; kdyn <TAB><TAB> lists the commands, no flags', async () => {
+    await type('clear', 'Enter');
+    await type('kdyn get -n demo rockets/fa', 'Tab');
+    assert.match(await screenMatching(/kdyn get -n demo rockets\/falcon$/m), /\$ kdyn get -n demo rockets\/falcon$/m);
+    await tmux('send-keys', '-t', 't', 'C-u');
+    await type('clear', 'Enter');
+    await type('kdyn ', 'Tab', 'Tab');
+    const listed = await screenMatching(/api-resources/);
+    assert.match(listed, /api-resources +apply +completion +get +help +version +watch/, listed);
+    assert.doesNotMatch(listed, /--kubeconfig/);
+    await tmux('send-keys', '-t', 't', 'C-u');
+  });
+});
+
+describe('resource types', () => {
+  test('only types that can be read (no bindings, tokenreviews, *subjectaccessreviews): kubectl __complete get\'s list', async (t) => {
+    const types = (await runKdyn(['__complete', 'types'], { env: shellEnv })).out.split('\n').filter((l) => l !== '');
+    assert.ok(types.includes('configmaps') && types.includes('rockets.demo.kdyn.dev'), types.join(' '));
+    for (const t of ['bindings', 'tokenreviews.authentication.k8s.io', 'selfsubjectreviews.authentication.k8s.io', 'subjectaccessreviews.authorization.k8s.io',
+      'localsubjectaccessreviews.authorization.k8s.io', 'selfsubjectaccessreviews.authorization.k8s.io', 'selfsubjectrulesreviews.authorization.k8s.io']) {
+      assert.ok(!types.includes(t), t);
+    }
+    if (!hasKubectl()) return void t.diagnostic('kubectl not on PATH: not compared with kubectl');
+    // kubectl completes from its cache too (api-resources --cached --verbs=get): fill it first.
+    assert.equal((await runCommand('kubectl', ['api-resources'], { env: shellEnv })).code, 0);
+    const theirs = (await runCommand('kubectl', ['__complete', 'get', ''], { env: shellEnv })).out.split('\n').filter((l) => l !== '' && !l.startsWith(':'));
+    assert.deepEqual(types, theirs);
+  });
+});
+
+describe('zsh', { skip: HAS_ZSH ? false : 'zsh not installed (apt-get install zsh)' }, () => {
+  test('the documented loading (compinit first) registers the completion; without compinit it cannot', async () => {
+    const load = (prelude: string) => runCommand('zsh', ['-f', '-c', `${prelude}source <(kdyn completion zsh); print -r -- "comp=$_comps[kdyn]"`], { env: shellEnv });
+    const documented = await load('autoload -Uz compinit && compinit -u; ');
+    assert.equal(documented.err, '');
+    assert.equal(documented.out, 'comp=_bash_complete -F _kdyn\n');
+    const bare = await load('');
+    assert.match(bare.err, /compdef/, 'the reason the instructions say compinit');
+    const help = await runKdyn(['completion', '--help'], { env: shellEnv });
+    assert.match(help.out, /autoload -Uz compinit && compinit/);
+  });
 });
 
 describe('fish', { skip: HAS_FISH ? false : 'fish not installed (apt-get install fish)' }, () => {
+  let filesDir: string;
+  before(() => {
+    filesDir = join(env.dir, 'files');
+    mkdirSync(filesDir);
+    writeFileSync(join(filesDir, 'notes.txt'), 'a file\n');
+  });
   const complete = async (line: string): Promise<string[]> => {
-    const r = await runCommand('fish', ['--no-config', '-c', `kdyn completion fish | source; complete -C ${JSON.stringify(line)}`], { env: shellEnv });
+    // cwd: a directory with a file in it, so completions that offer files show it.
+    const r = await runCommand('fish', ['--no-config', '-c', `kdyn completion fish | source; complete -C ${JSON.stringify(line)}`], { env: shellEnv, cwd: filesDir });
     assert.equal(r.code, 0, r.err);
     return r.out.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0]!);
   };
@@ -101,5 +151,26 @@ describe('fish', { skip: HAS_FISH ? false : 'fish not installed (apt-get install
     assert.ok((await complete('kdyn get -n de')).includes('demo'));
     assert.ok((await complete('kdyn get -o go-t')).includes('go-template='));
     assert.ok((await complete('kdyn get --show-k')).includes('--show-kind'));
+  });
+
+  test('TYPE/NAME words complete names; after one, TYPE/ again (as kubectl)', async () => {
+    assert.deepEqual(await complete('kdyn get -n demo rockets/f'), ['rockets/falcon']);
+    assert.deepEqual((await complete('kdyn get -n demo rockets/')).sort(), ['rockets/electron', 'rockets/falcon']);
+    const after = await complete('kdyn get -n demo rockets/falcon roc');
+    assert.ok(after.some((t) => /^rockets\.\S+\/$/.test(t)), after.join(' '));
+  });
+
+  test('kdyn <TAB> offers the commands, not flags', async () => {
+    const words = await complete('kdyn ');
+    assert.deepEqual(words.filter((w) => w.startsWith('-')), []);
+    for (const c of ['api-resources', 'apply', 'get', 'watch', 'version', 'completion', 'help']) assert.ok(words.includes(c), c);
+  });
+
+  test('value flags do not offer files, except the file flags', async () => {
+    assert.ok((await complete('kdyn apply -f ')).includes('notes.txt'), 'the check can see the file');
+    assert.ok((await complete('kdyn get --kubeconfig ')).includes('notes.txt'));
+    for (const line of ['kdyn get -o ', 'kdyn get -n ', 'kdyn get --context ', 'kdyn get --cluster ', 'kdyn get --as ', 'kdyn get -l ', 'kdyn watch --timeout ', 'kdyn get --request-timeout ']) {
+      assert.ok(!(await complete(line)).includes('notes.txt'), line);
+    }
   });
 });

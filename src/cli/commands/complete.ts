@@ -1,8 +1,9 @@
 /**
  * `kdyn __complete types|names TYPE|contexts` (hidden): the dynamic half of shell completion
  * (../completion.ts). `types` answers from the discovery cache only (never a request, so a TAB
- * press stays local); `names TYPE` lists object names of TYPE in the namespace of `-n`/the
- * context, giving up after one second; `contexts` reads the kubeconfig. Completion must never
+ * press stays local), the types that can be read; `names TYPE` lists object names of TYPE in the
+ * namespace of `-n`/the context (`names TYPE/...`: as TYPE/NAME), giving up after one second;
+ * `contexts` reads the kubeconfig. Completion must never
  * print an error into the user's command line: every failure prints nothing and exits 0.
  */
 import type { ParsedArgs } from '../spec.js';
@@ -27,10 +28,11 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   return 0;
 }
 
+/** The types that can be read (kubectl's `api-resources --cached --verbs=get -o name`): no `bindings` or `tokenreviews`. */
 async function types(ctx: Context): Promise<string> {
   const [discovery, { formatNames, selectRows }] = await Promise.all([ctx.discovery(), import('../../printers/api-resources.js')]);
   const snapshot = await discovery.snapshot({ cachedOnly: true });
-  return formatNames(selectRows(snapshot, {}));
+  return formatNames(selectRows(snapshot, { verbs: ['get'] }));
 }
 
 async function contexts(args: ParsedArgs, io: IO): Promise<string> {
@@ -40,8 +42,20 @@ async function contexts(args: ParsedArgs, io: IO): Promise<string> {
   return [...merged.contexts.keys()].sort().map((n) => `${n}\n`).join('');
 }
 
-/** `kdyn get TYPE -o go-template=...` into memory: all names, or nothing on any error. */
-async function names(args: ParsedArgs, ctx: Context, type: string): Promise<string> {
+/**
+ * `kdyn get TYPE -o go-template=...` into memory: all names, or nothing on any error. `TYPE/...`
+ * (the word being completed in `kdyn get rockets/fa<TAB>`) gives the names as `TYPE/NAME`.
+ */
+async function names(args: ParsedArgs, ctx: Context, word: string): Promise<string> {
+  const slash = word.indexOf('/');
+  if (slash < 0) return namesOf(args, ctx, word);
+  const type = word.slice(0, slash);
+  if (type === '') return '';
+  const list = await namesOf(args, ctx, type);
+  return list.split('\n').filter((n) => n !== '').map((n) => `${type}/${n}\n`).join('');
+}
+
+async function namesOf(args: ParsedArgs, ctx: Context, type: string): Promise<string> {
   const get = await import('./get.js');
   let text = '';
   const out: IO = { ...ctx.io, stdout: { write: (s: string) => (text += s) }, stderr: { write: () => true } };
