@@ -20,13 +20,13 @@ export const OUTPUT_FORMATS = [
 ];
 
 /** Commands whose first argument is a resource type and the next ones object names (watch, once it exists). */
-const TYPE_AND_NAME_COMMANDS = ['get', 'watch', 'describe', 'delete'];
+export const TYPE_AND_NAME_COMMANDS = ['get', 'watch', 'describe', 'delete'];
 
 /** Global flags that select the cluster, passed on to `kdyn __complete`. */
-const CONNECTION_FLAGS = ['kubeconfig', 'context', 'cluster', 'user', 'namespace', 'server', 'token', 'certificate-authority',
+export const CONNECTION_FLAGS = ['kubeconfig', 'context', 'cluster', 'user', 'namespace', 'server', 'token', 'certificate-authority',
   'client-certificate', 'client-key', 'insecure-skip-tls-verify', 'tls-server-name', 'cache-dir', 'as', 'as-group', 'as-uid'];
 
-const FILE_FLAGS = ['--kubeconfig', '--certificate-authority', '--client-certificate', '--client-key', '--cache-dir', '-f', '--filename'];
+export const FILE_FLAGS = ['--kubeconfig', '--certificate-authority', '--client-certificate', '--client-key', '--cache-dir', '-f', '--filename'];
 
 function flagWords(flags: readonly FlagSpec[]): string[] {
   const out: string[] = [];

@@ -172,11 +172,10 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: '__complete',
     hidden: true,
-    usage: '__complete types | names TYPE | contexts',
-    summary: 'Print completion candidates for the shell completion scripts',
+    usage: '__complete types | names TYPE | contexts | words -- WORD...',
+    summary: 'Print completion candidates for the shell completion scripts (words: cobra\'s __complete, for kubectl\'s plugin completion)',
     flags: [],
     minArgs: 1,
-    maxArgs: 2,
     examples: [['Resource types from the discovery cache (no request)', 'kdyn __complete types']],
     load: load(() => import('./commands/complete.js')),
   },

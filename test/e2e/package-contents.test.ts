@@ -15,9 +15,9 @@ test('npm pack contains the bundle, library, types, bin scripts, README and LICE
   assert.equal(r.status, 0, r.stderr);
   const files = (JSON.parse(r.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
   for (const f of files) {
-    assert.match(f, /^(package\.json|README\.md|LICENSE|bin\/(kdyn|kubectl-kdyn|package\.json)|dist\/cli\/.+\.js|dist\/cli\/package\.json|dist\/lib\/index\.js|dist\/types\/.+\.d\.ts)$/, f);
+    assert.match(f, /^(package\.json|README\.md|LICENSE|bin\/(kdyn|kubectl-kdyn|kubectl_complete-kdyn|package\.json)|dist\/cli\/.+\.js|dist\/cli\/package\.json|dist\/lib\/index\.js|dist\/types\/.+\.d\.ts)$/, f);
   }
-  for (const f of ['LICENSE', 'README.md', 'bin/kdyn', 'bin/kubectl-kdyn', 'dist/cli/bin.js', 'dist/lib/index.js', 'dist/types/index.d.ts']) {
+  for (const f of ['LICENSE', 'README.md', 'bin/kdyn', 'bin/kubectl-kdyn', 'bin/kubectl_complete-kdyn', 'dist/cli/bin.js', 'dist/lib/index.js', 'dist/types/index.d.ts']) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
 });
@@ -26,7 +26,7 @@ test('a global install pulls only the library runtime dependencies', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   assert.deepEqual(Object.keys(pkg.dependencies!).sort(), ['env-paths', 'js-yaml']);
   assert.deepEqual(pkg.peerDependenciesMeta!['@kubernetes/client-node'], { optional: true });
-  assert.deepEqual(pkg.bin, { kdyn: 'bin/kdyn', 'kubectl-kdyn': 'bin/kubectl-kdyn' });
+  assert.deepEqual(pkg.bin, { kdyn: 'bin/kdyn', 'kubectl-kdyn': 'bin/kubectl-kdyn', 'kubectl_complete-kdyn': 'bin/kubectl_complete-kdyn' });
   const dot = (pkg.exports as Record<string, Record<string, string>>)['.']!;
   assert.equal(Object.keys(dot)[0], 'types', 'types first in exports');
   assert.match(readFileSync(join(root, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);

@@ -1,14 +1,16 @@
 /**
- * `kdyn __complete types|names TYPE|contexts` (hidden): the dynamic half of shell completion
+ * `kdyn __complete types|names TYPE|contexts|words -- WORD...` (hidden): the dynamic half of shell completion
  * (../completion.ts). `types` answers from the discovery cache only (never a request, so a TAB
  * press stays local), the types that can be read; `names TYPE` lists object names of TYPE in the
  * namespace of `-n`/the context (`names TYPE/...`: as TYPE/NAME), giving up after one second;
- * `contexts` reads the kubeconfig. Completion must never
+ * `contexts` reads the kubeconfig. `words` is cobra's `__complete`, for kubectl's plugin completion
+ * (bin/kubectl_complete-kdyn): the whole line, one candidate a line, then `:DIRECTIVE`. Completion must never
  * print an error into the user's command line: every failure prints nothing and exits 0.
  */
 import type { ParsedArgs } from '../spec.js';
-import type { Context } from '../context.js';
+import { createContext, type Context } from '../context.js';
 import type { IO } from '../../core/io.js';
+import { parseArgv } from '../parse.js';
 
 /** How long `names` may take (the TAB press waits for it). */
 export const NAMES_TIMEOUT_MS = 1000;
@@ -22,6 +24,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
     if (what === 'types') io.stdout.write(await types(ctx));
     else if (what === 'contexts') io.stdout.write(await contexts(args, io));
     else if (what === 'names' && type) io.stdout.write(await withTimeout(names(args, ctx, type), NAMES_TIMEOUT_MS, ''));
+    else if (what === 'words') io.stdout.write(await completeLine(args.args.slice(1), ctx, io));
   } catch {
     // nothing: a TAB press shows no candidates rather than an error
   }
@@ -70,4 +73,36 @@ function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
     timer = setTimeout(() => resolve(fallback), ms);
   });
   return Promise.race([p.catch(() => fallback), timeout]).finally(() => clearTimeout(timer));
+}
+
+/** cobra's `__complete` answer for the words of a command line: candidates (`word\tdescription`), then `:DIRECTIVE`. */
+async function completeLine(words: string[], ctx: Context, io: IO): Promise<string> {
+  const { completeWords } = await import('../complete-words.js');
+  const { plan, connection } = completeWords(words);
+  let found: string[] = [];
+  if (plan.kind === 'words') {
+    found = plan.words.map((w) => (typeof w === 'string' ? w : `${w[0]}\t${w[1]}`));
+  } else {
+    // The lists that ask the cluster, with the connection flags on the line (not this process's).
+    let own: Context | undefined;
+    const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
+    try {
+      const parsed = parseArgv(['__complete', 'words', ...connection]);
+      own = createContext(parsed, io, ctx.clock, ctx.logger, { discoveryTimeoutMs: ctx.discoveryTimeoutMs });
+      if (plan.kind === 'types') {
+        found = lines(await types(own)).filter((t) => t.startsWith(plan.prefix)).map((t) => t + plan.suffix);
+      } else if (plan.kind === 'names') {
+        const all = lines(await withTimeout(namesOf(parsed, own, plan.type), NAMES_TIMEOUT_MS, ''));
+        found = all.filter((n) => n.startsWith(plan.prefix) && !plan.exclude.includes(n)).map((n) => plan.before + n);
+      } else {
+        found = lines(await contexts(parsed, io)).filter((c) => c.startsWith(plan.prefix)).map((c) => plan.before + c);
+      }
+    } catch {
+      found = []; // nothing offered, rather than an error in the command line
+    } finally {
+      await own?.flush();
+      own?.close();
+    }
+  }
+  return found.map((l) => `${l}\n`).join('') + `:${plan.directive}\n`;
 }
