@@ -247,7 +247,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'for', type: 'string', describe: "Wait until every selected object satisfies: 'delete', 'create', 'condition=NAME[=VALUE]' or 'jsonpath={EXPR}[=VALUE]'." },
       { name: 'watch-only', type: 'boolean', describe: 'Print only changes, not the objects that exist when the watch starts.' },
       { name: 'no-headers', type: 'boolean', describe: 'When using the default output format, don\'t print headers.' },
-      { name: 'show-managed-fields', type: 'boolean', describe: 'If true, keep the managedFields when printing objects in JSON, YAML or JSON lines format.' },
+      { name: 'show-managed-fields', type: 'boolean', describe: 'If true, keep the managedFields in -o jsonl (dropped by default). -o json and -o yaml print kubectl\'s watch events, which always keep them, and templates always see them; tables and -o name never show them.' },
       CHUNK_SIZE_FLAG,
     ],
     minArgs: 1,
