@@ -93,7 +93,7 @@ export class DiskStore {
     }
     const staging = `${dir}.${randomBytes(6).toString('hex')}`;
     try {
-      mkdirSync(dirname(dir), { recursive: true, mode: 0o750 });
+      mkdirpSync(dirname(dir), 0o750);
       mkdirSync(staging, 0o750);
       const made = new Set<string>([staging]);
       let exactMode: boolean | undefined;
@@ -135,7 +135,7 @@ export class DiskStore {
     try {
       const dir = dirname(path);
       if (!this.madeDirs.has(dir)) {
-        mkdirSync(dir, { recursive: true, mode: 0o750 });
+        mkdirpSync(dir, 0o750);
         this.madeDirs.add(dir);
       }
       writeFileSync(tmp, data, { flag: 'wx', mode: 0o660 });
@@ -207,6 +207,30 @@ export class DiskStore {
     this.disabled = true;
     const why = e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.message) : String(e);
     if (this.logger.enabled(1)) this.logger.warn(`discovery cache disabled: cannot write ${path}: ${why}`);
+  }
+}
+
+/**
+ * `mkdir -p`, making missing directories with `mode`. Not Node's `mkdirSync(dir, { recursive: true })`:
+ * where mkdir fails with ENOENT although the parent exists (anywhere under /proc) Node's retries
+ * forever at full CPU. This tries each level at most twice: once, and once more after its parent was made.
+ */
+function mkdirpSync(dir: string, mode: number): void {
+  try {
+    mkdirOnce(dir, mode);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(dir) === dir) throw e;
+    mkdirpSync(dirname(dir), mode);
+    mkdirOnce(dir, mode); // ENOENT again (under /proc) is thrown, not retried
+  }
+}
+
+/** mkdir; an existing entry counts as made (a file there fails the write that follows, with ENOTDIR). */
+function mkdirOnce(dir: string, mode: number): void {
+  try {
+    mkdirSync(dir, mode);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
 }
 

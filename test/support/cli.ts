@@ -41,6 +41,8 @@ export interface RunOptions {
   cwd?: string;
   /** Killed after this long (default 60 s). */
   timeoutMs?: number;
+  /** The signal the timeout sends (default SIGTERM, which kdyn handles in JS: SIGKILL for a process that may be stuck in a synchronous loop). */
+  killSignal?: NodeJS.Signals;
   /** Written to the child's stdin, which is then closed (default: stdin closed at once). */
   stdin?: string | Buffer;
   /** Run as this user and group id (the parent must be root). */
@@ -51,7 +53,7 @@ export interface RunOptions {
 /** Runs `cmd args`, collecting stdout and stderr as UTF-8 text. */
 export function runCommand(cmd: string, args: readonly string[], opts: RunOptions): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd, timeout: opts.timeoutMs ?? 60_000, uid: opts.uid, gid: opts.gid });
+    const child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd, timeout: opts.timeoutMs ?? 60_000, killSignal: opts.killSignal, uid: opts.uid, gid: opts.gid });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
