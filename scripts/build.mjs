@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledPackages, renderNotices, CLI_INPUTS_PATH, NOTICES_PATH } from './bundled-packages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
@@ -102,7 +103,7 @@ if (failures.length === 0) {
     }
   }
 }
-// --declarations (prepare and npm test): the library's .d.ts files, dist/types (package.json "types").
+// --declarations (prepack and npm test): the library's .d.ts files, dist/types (package.json "types").
 if (process.argv.includes('--declarations')) {
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });
   if (tsc.status !== 0) failures.push('dist/types: tsc -p tsconfig.lib.json failed');
@@ -122,7 +123,7 @@ if (!quiet) console.error(`build: dist/ and ${count} transpiled files in ${Math.
 //   bin/kdyn keeps a V8 code cache per command, so a command compiles only what it runs.
 // - CommonJS, not ESM: Node 20 starts a CommonJS entry ~8 ms faster than an ES module.
 // build/cli-meta.json is esbuild's metafile: the start-up test reads it to check that bin.js holds
-// none of the heavy packages.
+// none of the heavy packages. dist/THIRD_PARTY_NOTICES.md: the bundled packages' license texts.
 
 async function buildCli() {
   const outdir = join(root, 'dist/cli');
@@ -168,12 +169,13 @@ async function buildCli() {
     entryPoints: Object.fromEntries(Object.entries(SATELLITES).map(([pkg, name]) => [`lib/${name}`, `satellite:${pkg}`])),
     outdir: 'dist/cli',
     plugins: [satelliteEntries, stringWidthShim],
+    metafile: true,
   });
   // Second entry point: the background writer of kubectl's discovery layout (src/cli/layout-writer.ts),
   // which kdyn spawns with `node dist/cli/layout-writer.js`: small, and bundled on its own.
   const writer = existsSync(join(root, 'src/cli/layout-writer.ts'))
-    ? await build({ ...common, entryPoints: { 'layout-writer': 'src/cli/layout-writer.ts' }, outdir: 'dist/cli' })
-    : { outputFiles: [] };
+    ? await build({ ...common, entryPoints: { 'layout-writer': 'src/cli/layout-writer.ts' }, outdir: 'dist/cli', metafile: true })
+    : { outputFiles: [], metafile: { inputs: {} } };
   mkdirSync(join(outdir, 'lib'), { recursive: true });
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
   // Satellites first, the entry last, each renamed into place: a kdyn started mid-build never reads a
@@ -188,6 +190,12 @@ async function buildCli() {
   }
   mkdirSync(join(root, 'build'), { recursive: true });
   writeFileSync(join(root, 'build/cli-meta.json'), JSON.stringify(main.metafile));
+  // The license texts of the packages bundled above (legalComments: 'none' drops their comments),
+  // shipped as dist/THIRD_PARTY_NOTICES.md; the input list lets the tests and the bundled-package
+  // audit (scripts/audit-bundled.mjs) find the same packages.
+  const inputs = [...new Set([main, libs, writer].flatMap((r) => Object.keys(r.metafile.inputs)))].sort();
+  writeFileSync(join(root, CLI_INPUTS_PATH), `${JSON.stringify(inputs, null, 1)}\n`);
+  writeFileSync(join(root, NOTICES_PATH), renderNotices(pkg.version, bundledPackages(root, inputs)));
 }
 
 function* walk(dir) {

@@ -17,7 +17,7 @@ test('the package entry point exports the dynamic client, RESTMapper, discovery,
 });
 
 test('a strict TypeScript consumer type-checks against dist/types', () => {
-  assert.ok(existsSync(join(root, 'dist/types/index.d.ts')), 'dist/types/index.d.ts is built by `node scripts/build.mjs --declarations` (prepare, npm test)');
+  assert.ok(existsSync(join(root, 'dist/types/index.d.ts')), 'dist/types/index.d.ts is built by `node scripts/build.mjs --declarations` (prepack, npm test)');
   const dir = join(root, 'build/library-consumer');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
