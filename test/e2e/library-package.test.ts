@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,4 +54,53 @@ test('a strict TypeScript consumer type-checks against dist/types', () => {
   writeFileSync(join(dir, 'wrong.ts'), "import { connect } from 'kdyn';\nconst n: number = connect;\nexport { n };\n");
   const bad = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', join(dir, 'wrong.ts')], { cwd: root, encoding: 'utf8' });
   assert.notEqual(bad.status, 0, 'a type error in a consumer is reported');
+});
+
+/** A consumer project in a temporary directory, with `node_modules/kdyn` linked to this checkout. */
+function consumerProject(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kdyn-consumer-'));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(root, join(dir, 'node_modules/kdyn'), 'dir');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+/** Whether this Node is in the `engines` range `^20.19.0 || >=22.12.0`, where require() loads an ES module unflagged. */
+function requireEsmUnflagged(): boolean {
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  return (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major > 22;
+}
+
+test("engines names the Node releases where require('kdyn') works, and CommonJS code on this one requires it", (t) => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string } };
+  assert.equal(pkg.engines.node, '^20.19.0 || >=22.12.0', 'the range requireEsmUnflagged() checks, and README Install states');
+  if (!requireEsmUnflagged()) return t.skip(`Node ${process.version} is outside engines`);
+  const dir = consumerProject({ 'package.json': '{ "type": "commonjs" }\n', 'main.js': "const kdyn = require('kdyn');\nconsole.log(typeof kdyn.connect, typeof kdyn.StatusError);\n" });
+  try {
+    const r = spawnSync(process.execPath, ['main.js'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'function function\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a CommonJS TypeScript project imports kdyn with module node20 or nodenext; node16 is refused (README Install)', () => {
+  const dir = consumerProject({
+    'package.json': '{ "type": "commonjs" }\n',
+    'main.ts': "import { connect, type Connection } from 'kdyn';\nexport const open: () => Promise<Connection> = () => connect();\n",
+  });
+  const tsc = (module: string) =>
+    spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', module, '--moduleResolution', module === 'nodenext' ? 'nodenext' : 'node16', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'main.ts'], { cwd: dir, encoding: 'utf8' });
+  try {
+    for (const module of ['node20', 'nodenext']) {
+      const r = tsc(module);
+      assert.equal(r.status, 0, `--module ${module}:\n${r.stdout}${r.stderr}`);
+    }
+    const old = tsc('node16');
+    assert.notEqual(old.status, 0);
+    assert.match(old.stdout, /error TS1479: .*ECMAScript module and cannot be imported with 'require'/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
