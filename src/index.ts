@@ -40,13 +40,13 @@ export type { RESTMapper, ResourceMapping, Resolution } from './restmapper/types
 export { NoResourceMatchError, NoKindMatchError, AmbiguousResourceError } from './restmapper/errors.js';
 
 // Discovery (cached on disk, shared with kubectl's ~/.kube/cache layout).
-export { createCachedDiscovery, type CachedDiscoveryOptions, type DiskCachedDiscovery } from './discovery/cached.js';
+export { createCachedDiscovery, NoCachedDiscoveryError, type CachedDiscoveryOptions, type DiskCachedDiscovery } from './discovery/cached.js';
 export { staticDiscovery } from './discovery/static.js';
 export type { APIResource, APIGroup, CachedDiscovery, DiscoverySnapshot, DiscoveryFailure } from './discovery/types.js';
 
 // Configuration and transport.
 export { loadRestConfig } from './kubeconfig/load.js';
-export type { RestConfig, LoadOptions } from './kubeconfig/types.js';
+export type { RestConfig, LoadOptions, ConfigFlags } from './kubeconfig/types.js';
 export { createTransport, type TransportOptions } from './transport/http.js';
 export type { Transport, RequestOptions, Response, StreamResponse, Query } from './transport/types.js';
 

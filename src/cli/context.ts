@@ -41,9 +41,10 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     onWarning: warn,
     cacheDir: flags['cache-dir'] as string | undefined,
     // Getters: read (and checked) only when the layer that needs them is built.
-    get timeoutMs() {
+    get requestTimeoutMs() {
       return parseDuration(String(flags['request-timeout'] ?? '0'), 'request-timeout');
     },
+    requestTimeoutSetting: '--request-timeout',
     get cacheTtlMs() {
       return parseDuration(String(flags['cache-ttl'] ?? '10m'), 'cache-ttl');
     },

@@ -62,6 +62,19 @@ export { DEFAULT_WRITE_BEHIND_THRESHOLD, type WriteBehind, type WriteBehindJob }
 import { DEFAULT_CONCURRENCY, fetchDiscovery, fetchGroupVersions, merge, type AggregatedDoc, type DiscoveryLimits } from './client.js';
 import { dropUnsafeNames } from './names.js';
 
+/**
+ * `snapshot({ cachedOnly: true })` found nothing on disk. The message names the library's option;
+ * the CLI words it for `--cached` (`server` and `where` are for that).
+ */
+export class NoCachedDiscoveryError extends KdynError {
+  constructor(
+    readonly server: string,
+    readonly where: string,
+  ) {
+    super(`no cached discovery for ${server} in ${where} (a snapshot() without cachedOnly fills it)`);
+  }
+}
+
 export interface CachedDiscoveryOptions {
   transport: Transport;
   /** The kubeconfig's server URL (kubectl's `config.Host`), which names the cache directory. */
@@ -298,8 +311,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
         return layout.snapshot;
       }
     }
-    const where = loc ? loc.paths.kubectlDir : 'the cache directory';
-    throw new KdynError(`no cached discovery for ${server} in ${where} (run once without --cached to fill it)`);
+    throw new NoCachedDiscoveryError(server, loc ? loc.paths.kubectlDir : 'the cache directory');
   }
 
   return {

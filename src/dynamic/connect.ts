@@ -7,7 +7,7 @@
  * The CLI's context (src/cli/context.ts) is compose() plus the command line's flags and IO.
  * `connect()`, for library users, builds every layer at once:
  *
- *   const k = await connect({ env: process.env });
+ *   const k = await connect(); // $KUBECONFIG, ~/.kube/config or in-cluster, as kubectl
  *   const m = await k.mapper.resourceFor('crontabs');
  *   const list = await k.client.resource(m.gvr, m).namespace(k.namespace).listAll();
  *   k.close();
@@ -15,7 +15,7 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { Output } from '../core/io.js';
-import type { RestConfig } from '../kubeconfig/types.js';
+import type { ConfigFlags, RestConfig } from '../kubeconfig/types.js';
 import type { Transport } from '../transport/types.js';
 import type { CachedDiscovery } from '../discovery/types.js';
 import type { WriteBehind } from '../discovery/write-behind.js';
@@ -23,18 +23,21 @@ import type { RESTMapper } from '../restmapper/types.js';
 import type { DynamicClient } from './client.js';
 
 export interface ConnectOptions {
-  /** Environment for KUBECONFIG, HOME, KUBECACHEDIR and proxies; pass `process.env` (default: empty). */
+  /**
+   * Environment for KUBECONFIG, HOME, KUBECACHEDIR, KUBERNETES_SERVICE_HOST and proxies (default:
+   * `process.env`, as client-node's `loadFromDefault()`; tests pass their own).
+   */
   env?: Record<string, string | undefined>;
   /** A kubeconfig file (as `--kubeconfig`); default: $KUBECONFIG, then ~/.kube/config, then in-cluster. */
   kubeconfig?: string;
-  /** As `--context`, `--namespace`, `--server`, `--token`... : any kubectl config flag by long name. */
-  flags?: Record<string, unknown>;
+  /** kubectl's connection flags by long name: `{ context: 'prod', namespace: 'demo' }`, `server`, `token`... */
+  flags?: ConfigFlags;
   /** Discovery cache directory (default: $KUBECACHEDIR, else ~/.kube/cache). */
   cacheDir?: string;
   /** How long cached discovery is fresh (default 10 minutes; 0 always revalidates). */
   cacheTtlMs?: number;
-  /** Per-request timeout (ms, 0 = none; default 0). */
-  timeoutMs?: number;
+  /** Every request's time limit unless it gives its own `timeoutMs` (ms, 0 = none; default 0): `--request-timeout`. */
+  requestTimeoutMs?: number;
   /** Where ambiguity warnings and server `Warning:` headers go (default: dropped). */
   onWarning?: (message: string) => void;
   /** Receives exec credential plugins' stderr (default: dropped). */
@@ -48,12 +51,16 @@ export interface ConnectOptions {
  * compose()'s options. Each field is read when the layer that needs it is built (the CLI passes
  * getters, so a bad `--request-timeout` fails only a command that talks to the server).
  */
-export interface ComposeOptions extends ConnectOptions {
+export interface ComposeOptions extends Omit<ConnectOptions, 'flags'> {
+  /** Flags by long name (the CLI passes all it parsed; loadRestConfig reads those in ConfigFlags). */
+  readonly flags?: Readonly<Record<string, unknown>>;
+  /** How errors name the setting behind `requestTimeoutMs` (default `requestTimeoutMs`; the CLI: `--request-timeout`). */
+  readonly requestTimeoutSetting?: string;
   /** Whether standard input is a terminal (exec plugins' interactiveMode; default false). */
   readonly stdinIsTTY?: boolean;
   /** Hand big kubectl-layout cache writes to a background process (the CLI); default: written before flush() resolves. */
   readonly writeBehind?: WriteBehind;
-  /** Discovery requests' time limit when `timeoutMs` is 0 (default: kubectl's 32 s). */
+  /** Discovery requests' time limit when `requestTimeoutMs` is 0 (default: kubectl's 32 s). */
   readonly discoveryTimeoutMs?: number;
 }
 
@@ -110,7 +117,13 @@ export function compose(options: ComposeOptions): Layers {
   const transport = once(async () => {
     const config = await restConfig();
     const { createTransport } = await import('../transport/http.js');
-    transportInstance = createTransport(config, { logger, clock, env, timeoutMs: options.timeoutMs ?? 0 });
+    transportInstance = createTransport(config, {
+      logger,
+      clock,
+      env,
+      timeoutMs: options.requestTimeoutMs ?? 0,
+      timeoutSetting: options.requestTimeoutSetting ?? 'requestTimeoutMs',
+    });
     return transportInstance;
   });
   const discovery = once(async () => {
@@ -181,7 +194,7 @@ export interface Connection {
 }
 
 export async function connect(options: ConnectOptions = {}): Promise<Connection> {
-  const layers = compose(options);
+  const layers = compose({ ...options, env: options.env ?? process.env });
   try {
     const config = await layers.restConfig();
     const [transport, discovery, mapper, client] = await Promise.all([layers.transport(), layers.discovery(), layers.mapper(), layers.dynamic()]);

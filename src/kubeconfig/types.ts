@@ -142,10 +142,33 @@ export interface RestConfig {
   files: string[];
 }
 
+/**
+ * kubectl's connection flags by long name, as `loadRestConfig` reads them: what a library user may set
+ * through `connect({ flags })` (a type, not an interface, so it is also a `Record<string, unknown>`).
+ */
+export type ConfigFlags = {
+  /** `--kubeconfig`: the only kubeconfig file read (it must exist). */
+  kubeconfig?: string;
+  context?: string;
+  cluster?: string;
+  user?: string;
+  namespace?: string;
+  /** `--server`/`-s`: the API server's URL, instead of the cluster's. */
+  server?: string;
+  /** A bearer token, instead of the user's credentials. */
+  token?: string;
+  /** A CA bundle file: it replaces both the cluster's CA and its insecure-skip-tls-verify (as kubectl). */
+  'certificate-authority'?: string;
+  'client-certificate'?: string;
+  'client-key'?: string;
+  'insecure-skip-tls-verify'?: boolean;
+  'tls-server-name'?: string;
+};
+
 /** What `loadRestConfig` needs; only src/cli builds it from the real process. */
 export interface LoadOptions {
-  /** Parsed flags by long name (`kubeconfig`, `context`, `server`, `namespace`, ...). */
-  flags: Record<string, unknown>;
+  /** Flags by long name: the ones in ConfigFlags are read (the CLI passes all it parsed). */
+  flags: Readonly<Record<string, unknown>>;
   env: Record<string, string | undefined>;
   cwd: string;
   logger: Logger;

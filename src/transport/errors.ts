@@ -37,7 +37,14 @@ export function isRetriableNetworkError(e: unknown): boolean {
 /** The error a request timer aborts with. */
 export class RequestTimeoutError extends Error {
   readonly code = 'ETIMEDOUT_REQUEST';
-  constructor(readonly ms: number) {
+  /**
+   * @param setting  what sets the limit, in the caller's words (`--request-timeout`, `requestTimeoutMs`),
+   *                 named by the message users see
+   */
+  constructor(
+    readonly ms: number,
+    readonly setting: string,
+  ) {
     super(`request timed out after ${ms}ms`);
   }
 }
@@ -54,7 +61,7 @@ export function toConnectionError(e: unknown, host: string, what: string): KdynE
   const unable = (detail: string) => new ConnectionError(`Unable to connect to the server: ${detail}`, code || undefined, { cause: e });
 
   if (e instanceof RequestTimeoutError) {
-    return unable(`net/http: request canceled (Client.Timeout exceeded after ${formatMs(e.ms)} on ${what}; see --request-timeout)`);
+    return unable(`net/http: request canceled (Client.Timeout exceeded after ${formatMs(e.ms)} on ${what}; see ${e.setting})`);
   }
   if (code === 'ECONNREFUSED') {
     return new ConnectionError(`The connection to the server ${host} was refused - did you specify the right host or port?`, code, { cause: e });

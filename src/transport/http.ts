@@ -26,8 +26,13 @@ export interface TransportOptions {
   clock: Clock;
   /** For HTTPS_PROXY/HTTP_PROXY/NO_PROXY. */
   env: Record<string, string | undefined>;
-  /** `--request-timeout` in ms; 0 = none. */
+  /** Every request's time limit unless it gives its own (ms, 0 = none): `--request-timeout`. */
   timeoutMs: number;
+  /**
+   * How a timeout error names the setting behind `timeoutMs` (`see ...`): the caller's own word for it
+   * (the CLI: `--request-timeout`; connect(): `requestTimeoutMs`). Default `timeoutMs`.
+   */
+  timeoutSetting?: string;
   retry?: Partial<RetryPolicy>;
   /** Jitter source (tests pass a constant). */
   random?: () => number;
@@ -45,7 +50,7 @@ interface Sent {
   url: string;
   started: number;
   done: () => void;
-  /** Set when --request-timeout fired. */
+  /** Set when the request's time limit fired. */
   timedOut?: RequestTimeoutError;
 }
 
@@ -106,6 +111,8 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
 
   /** The request's time limit: its own, else `--request-timeout`, else its fallback (discovery: 32 s). */
   const timeoutOf = (o: RequestOptions): number => o.timeoutMs ?? (opts.timeoutMs || o.fallbackTimeoutMs || 0);
+  /** What sets that limit, for the error: the request's own option, else the transport's (which replaces the fallback). */
+  const timeoutSettingOf = (o: RequestOptions): string => (o.timeoutMs !== undefined ? 'timeoutMs' : (opts.timeoutSetting ?? 'timeoutMs'));
 
   const urlFor = (o: RequestOptions): string => {
     const qs = new URLSearchParams();
@@ -154,7 +161,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
       if (timeoutMs > 0) {
         clock.sleep(timeoutMs, timer.signal).then(
           () => {
-            const err = new RequestTimeoutError(timeoutMs);
+            const err = new RequestTimeoutError(timeoutMs, timeoutSettingOf(o));
             if (sent) sent.timedOut = err;
             kill(err);
           },

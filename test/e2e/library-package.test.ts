@@ -17,6 +17,13 @@ test('the package entry point exports the dynamic client, RESTMapper, discovery,
   }
 });
 
+/** `tsc --noEmit --strict` of one consumer file, as a project with `--module <module>` would check it. */
+function tsc(file: string, { module = 'nodenext', cwd = root } = {}) {
+  const resolution = module === 'nodenext' ? 'nodenext' : 'node16';
+  const args = ['--noEmit', '--strict', '--module', module, '--moduleResolution', resolution, '--target', 'es2022', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), file];
+  return spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args], { cwd, encoding: 'utf8' });
+}
+
 test('a strict TypeScript consumer type-checks against dist/types', () => {
   assert.ok(existsSync(join(root, 'dist/types/index.d.ts')), 'dist/types/index.d.ts is built by `node scripts/build.mjs --declarations` (prepack, npm test)');
   const dir = join(root, 'build/library-consumer');
@@ -37,6 +44,8 @@ test('a strict TypeScript consumer type-checks against dist/types', () => {
     '    k.close();',
     '  }',
     '}',
+    "export const inProd = () => connect({ flags: { context: 'prod', namespace: 'demo', 'insecure-skip-tls-verify': true } });",
+    'export const fromTheEnvironment = () => connect();',
     'export async function applyOne(): Promise<ApplyResult[]> {',
     '  const k = await connect({ env: {} });',
     '  try {',
@@ -48,12 +57,27 @@ test('a strict TypeScript consumer type-checks against dist/types', () => {
     '}',
     '',
   ].join('\n'));
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', join(dir, 'consumer.ts')], { cwd: root, encoding: 'utf8' });
-  assert.equal(tsc.status, 0, `tsc failed:\n${tsc.stdout}${tsc.stderr}`);
+  const good = tsc(join(dir, 'consumer.ts'));
+  assert.equal(good.status, 0, `tsc failed:\n${good.stdout}${good.stderr}`);
   // and a wrong use is rejected, so the check above is not vacuous
   writeFileSync(join(dir, 'wrong.ts'), "import { connect } from 'kdyn';\nconst n: number = connect;\nexport { n };\n");
-  const bad = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', join(dir, 'wrong.ts')], { cwd: root, encoding: 'utf8' });
+  const bad = tsc(join(dir, 'wrong.ts'));
   assert.notEqual(bad.status, 0, 'a type error in a consumer is reported');
+});
+
+test("connect()'s flags are typed: a misspelt or mistyped flag is a type error", () => {
+  const dir = join(root, 'build/library-consumer');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'flags.ts'), [
+    "import { connect } from 'kdyn';",
+    "export const typo = () => connect({ flags: { contxt: 'x' } });",
+    "export const notAString = () => connect({ flags: { namespace: 1 } });",
+    '',
+  ].join('\n'));
+  const r = tsc(join(dir, 'flags.ts'));
+  assert.notEqual(r.status, 0);
+  assert.match(r.stdout, /flags\.ts\(2,\d+\): error TS2561: .*'contxt' does not exist in type 'ConfigFlags'\. Did you mean to write 'context'\?/);
+  assert.match(r.stdout, /flags\.ts\(3,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
 });
 
 /** A consumer project in a temporary directory, with `node_modules/kdyn` linked to this checkout. */
@@ -90,14 +114,12 @@ test('a CommonJS TypeScript project imports kdyn with module node20 or nodenext;
     'package.json': '{ "type": "commonjs" }\n',
     'main.ts': "import { connect, type Connection } from 'kdyn';\nexport const open: () => Promise<Connection> = () => connect();\n",
   });
-  const tsc = (module: string) =>
-    spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', module, '--moduleResolution', module === 'nodenext' ? 'nodenext' : 'node16', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'main.ts'], { cwd: dir, encoding: 'utf8' });
   try {
     for (const module of ['node20', 'nodenext']) {
-      const r = tsc(module);
+      const r = tsc('main.ts', { module, cwd: dir });
       assert.equal(r.status, 0, `--module ${module}:\n${r.stdout}${r.stderr}`);
     }
-    const old = tsc('node16');
+    const old = tsc('main.ts', { module: 'node16', cwd: dir });
     assert.notEqual(old.status, 0);
     assert.match(old.stdout, /error TS1479: .*ECMAScript module and cannot be imported with 'require'/);
   } finally {

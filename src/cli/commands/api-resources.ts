@@ -26,7 +26,11 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   };
 
   const discovery = await ctx.discovery();
-  const snapshot = await discovery.snapshot({ cachedOnly: f.cached === true });
+  const snapshot = await discovery.snapshot({ cachedOnly: f.cached === true }).catch(async (e: unknown) => {
+    const { NoCachedDiscoveryError } = await import('../../discovery/cached.js');
+    if (e instanceof NoCachedDiscoveryError) throw new KdynError(`no cached discovery for ${e.server} in ${e.where} (run once without --cached to fill it)`);
+    throw e;
+  });
   const rows = selectRows(snapshot, filters);
 
   let text: string;

@@ -28,7 +28,7 @@ test('a server that never answers: discovery gives up after 32 s of the injected
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(settled, false, 'still waiting at 31.999 s');
     clock.advance(1);
-    await assert.rejects(p, { message: /^Unable to connect to the server: net\/http: request canceled \(Client\.Timeout exceeded after 32s on GET http:\/\/127\.0\.0\.1:\d+\/apis?\?timeout=32s; see --request-timeout\)$/ });
+    await assert.rejects(p, { message: /^Unable to connect to the server: net\/http: request canceled \(Client\.Timeout exceeded after 32s on GET http:\/\/127\.0\.0\.1:\d+\/apis?\?timeout=32s; see timeoutMs\)$/ });
     t.close();
   } finally {
     await raw.stop();

@@ -4,7 +4,7 @@ import { ConnectionError } from '../../../src/core/errors.js';
 import { FakeClock } from '../../../src/core/clock.js';
 import { silentLogger } from '../../../src/core/log.js';
 import { USER_AGENT } from '../../../src/core/version.js';
-import { createTransport } from '../../../src/transport/http.js';
+import { createTransport, type TransportOptions } from '../../../src/transport/http.js';
 import { ensureOk, jsonBody, statusError } from '../../../src/transport/status.js';
 import type { CredentialProvider } from '../../../src/kubeconfig/types.js';
 import { startServer, type LocalApiServer } from '../../support/apiserver/server.js';
@@ -114,15 +114,24 @@ describe('errors', () => {
     assert.equal(s.requestLog.length, 2);
   });
 
-  test('--request-timeout: a slow answer fails with a timeout message', async () => {
-    const clock = new FakeClock();
-    s.faults.add({ path: '/healthz', delayMs: 1500, times: 1 });
-    const t = createTransport(restConfigFor(s), { logger: silentLogger, clock, env: {}, timeoutMs: 1000 });
-    const p = t.request({ path: '/healthz' });
-    while (clock.pending === 0) await new Promise((r) => setImmediate(r));
-    clock.advance(1000);
-    await assert.rejects(p, { message: /^Unable to connect to the server: net\/http: request canceled \(Client\.Timeout exceeded after 1s on GET https:\/\/127\.0\.0\.1:\d+\/healthz\?timeout=1s; see --request-timeout\)$/ });
-    t.close();
+  test("a slow answer fails with a timeout message that names what set the limit, in the caller's words", async () => {
+    const cases: Array<{ transport: Pick<TransportOptions, 'timeoutMs' | 'timeoutSetting'>; requestTimeoutMs?: number; see: string }> = [
+      { transport: { timeoutMs: 1000, timeoutSetting: '--request-timeout' }, see: '--request-timeout' }, // the CLI
+      { transport: { timeoutMs: 1000, timeoutSetting: 'requestTimeoutMs' }, see: 'requestTimeoutMs' }, // connect()
+      { transport: { timeoutMs: 1000 }, see: 'timeoutMs' }, // createTransport's own option
+      { transport: { timeoutMs: 0, timeoutSetting: '--request-timeout' }, requestTimeoutMs: 1000, see: 'timeoutMs' }, // the request's own
+    ];
+    for (const c of cases) {
+      const clock = new FakeClock();
+      s.faults.add({ path: '/healthz', delayMs: 1500, times: 1 });
+      const t = createTransport(restConfigFor(s), { logger: silentLogger, clock, env: {}, ...c.transport });
+      const p = t.request({ path: '/healthz', ...(c.requestTimeoutMs !== undefined && { timeoutMs: c.requestTimeoutMs }) });
+      while (clock.pending === 0) await new Promise((r) => setImmediate(r));
+      clock.advance(1000);
+      const message = new RegExp(`^Unable to connect to the server: net/http: request canceled \\(Client\\.Timeout exceeded after 1s on GET https://127\\.0\\.0\\.1:\\d+/healthz\\?timeout=1s; see ${c.see}\\)$`);
+      await assert.rejects(p, { message });
+      t.close();
+    }
   });
 
   test('a server that is not HTTP, truncated bodies, non-JSON bodies', async () => {
