@@ -163,6 +163,12 @@ export type ConfigFlags = {
   'client-key'?: string;
   'insecure-skip-tls-verify'?: boolean;
   'tls-server-name'?: string;
+  /** `--as`: the user to impersonate. */
+  as?: string;
+  /** `--as-group` (repeatable): groups to impersonate, with `as`. */
+  'as-group'?: string[];
+  /** `--as-uid`: the uid to impersonate, with `as`. */
+  'as-uid'?: string;
 };
 
 /** What `loadRestConfig` needs; only src/cli builds it from the real process. */

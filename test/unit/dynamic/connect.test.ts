@@ -90,3 +90,19 @@ test("a timed-out request names connect()'s requestTimeoutMs; the CLI's names --
     env.server.faults.clear();
   }
 });
+
+test("connect()'s flags reach the configuration: namespace and impersonation", async () => {
+  const k = await connect({
+    kubeconfig: env.kubeconfig,
+    env: { HOME: env.dir },
+    cacheDir: join(env.dir, 'cache'),
+    flags: { namespace: 'team-a', as: 'alice', 'as-group': ['devs', 'ops'], 'as-uid': '42' },
+  });
+  try {
+    assert.equal(k.namespace, 'team-a');
+    assert.equal(k.config.server, env.server.url);
+    assert.deepEqual(k.config.impersonate, { user: 'alice', uid: '42', groups: ['devs', 'ops'], extra: undefined });
+  } finally {
+    k.close();
+  }
+});
