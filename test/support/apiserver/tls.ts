@@ -17,7 +17,8 @@ export interface ServingCerts {
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
-async function rsaKeys(): Promise<{ privatePem: string; publicPem: string }> {
+/** A 2048-bit RSA key pair in PEM (PKCS#8 private, SPKI public). */
+export async function rsaKeys(): Promise<{ privatePem: string; publicPem: string }> {
   const { privateKey, publicKey } = await generateKeyPairAsync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -26,28 +27,26 @@ async function rsaKeys(): Promise<{ privatePem: string; publicPem: string }> {
   return { privatePem: privateKey, publicPem: publicKey };
 }
 
-function serial(): string {
+export function serial(): string {
   // Positive (high bit clear), 16 random bytes.
   const b = randomBytes(16);
   b[0] = b[0]! & 0x7f;
   return b.toString('hex');
 }
 
-function validity(cert: forge.pki.Certificate, now: Date): void {
+export function validity(cert: forge.pki.Certificate, now: Date): void {
   cert.validity.notBefore = new Date(now.getTime() - 60 * 60 * 1000);
   cert.validity.notAfter = new Date(now.getTime() + 365 * 24 * 60 * 60 * 1000);
 }
 
-/** A new CA and a certificate for `hosts` (IP addresses and DNS names) signed by it. */
-export async function generateServingCerts(hosts: string[] = ['127.0.0.1', 'localhost'], now = new Date()): Promise<ServingCerts> {
-  const [caKeys, srvKeys] = await Promise.all([rsaKeys(), rsaKeys()]);
-  const caPriv = forge.pki.privateKeyFromPem(caKeys.privatePem);
-  const caPub = forge.pki.publicKeyFromPem(caKeys.publicPem);
+/** A self-signed CA certificate for `keys` (what signs serving or client certificates). */
+export function selfSignedCa(keys: { privatePem: string; publicPem: string }, commonName: string, now: Date) {
+  const caPriv = forge.pki.privateKeyFromPem(keys.privatePem);
   const ca = forge.pki.createCertificate();
-  ca.publicKey = caPub;
+  ca.publicKey = forge.pki.publicKeyFromPem(keys.publicPem);
   ca.serialNumber = serial();
   validity(ca, now);
-  const caSubject = [{ name: 'commonName', value: 'kdyn-local-apiserver-ca' }];
+  const caSubject = [{ name: 'commonName', value: commonName }];
   ca.setSubject(caSubject);
   ca.setIssuer(caSubject);
   ca.setExtensions([
@@ -56,6 +55,18 @@ export async function generateServingCerts(hosts: string[] = ['127.0.0.1', 'loca
     { name: 'subjectKeyIdentifier' },
   ]);
   ca.sign(caPriv, forge.md.sha256.create());
+  return { ca, caPriv, caSubject };
+}
+
+/** PEM with LF line ends (forge writes CRLF). */
+export function certificatePem(cert: forge.pki.Certificate): string {
+  return forge.pki.certificateToPem(cert).replace(/\r\n/g, '\n');
+}
+
+/** A new CA and a certificate for `hosts` (IP addresses and DNS names) signed by it. */
+export async function generateServingCerts(hosts: string[] = ['127.0.0.1', 'localhost'], now = new Date()): Promise<ServingCerts> {
+  const [caKeys, srvKeys] = await Promise.all([rsaKeys(), rsaKeys()]);
+  const { ca, caPriv, caSubject } = selfSignedCa(caKeys, 'kdyn-local-apiserver-ca', now);
 
   const srv = forge.pki.createCertificate();
   srv.publicKey = forge.pki.publicKeyFromPem(srvKeys.publicPem);
@@ -72,7 +83,6 @@ export async function generateServingCerts(hosts: string[] = ['127.0.0.1', 'loca
   ]);
   srv.sign(caPriv, forge.md.sha256.create());
 
-  const pem = (c: forge.pki.Certificate) => forge.pki.certificateToPem(c).replace(/\r\n/g, '\n');
-  const caPem = pem(ca);
-  return { caPem, certPem: pem(srv) + caPem, keyPem: srvKeys.privatePem };
+  const caPem = certificatePem(ca);
+  return { caPem, certPem: certificatePem(srv) + caPem, keyPem: srvKeys.privatePem };
 }
