@@ -317,6 +317,8 @@ export interface RealCluster {
   kill(options: { graceful: boolean }): Promise<void>;
   /** Starts the API server again on the same port and waits for `/readyz`. */
   start(): Promise<void>;
+  /** Resolves when every API server stopped gracefully has exited (its open watches ended). */
+  drained(): Promise<void>;
   /** kill(options), then start(). */
   restart(options: { graceful: boolean }): Promise<void>;
   /** Stops every process (old draining ones included), etcd if it was started here, and removes dir. */
@@ -434,6 +436,9 @@ async function startInDir(assets: string, dir: string, etcd: Etcd, ownEtcd: Etcd
     request,
     kill,
     start,
+    drained: async () => {
+      await Promise.all([...draining].map((p) => p.exited));
+    },
     restart: async (opts) => {
       await kill(opts);
       await start();

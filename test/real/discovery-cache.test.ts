@@ -1,0 +1,117 @@
+/**
+ * The discovery cache kdyn shares with kubectl, on a real kube-apiserver: what one tool writes the
+ * other uses without asking the server, in both directions, and a warm kdyn run after kubectl
+ * rewrote the layout reads kdyn's one combined file, not kubectl's whole layout (issue 21: the
+ * combined file was dated to the layout's mtime truncated to milliseconds, so the layout always
+ * looked newer and every run re-read every serverresources.json).
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KDYN, runCommand } from '../support/cli.js';
+import { HAS_KUBECTL, NO_KUBECTL, SKIP_REAL, startRealEnv, type RealEnv, type Run } from './real-helpers.js';
+import { installCrd, widgetsCrd } from './crd-fixtures.js';
+
+const HAS_STRACE = spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0;
+const NO_STRACE = 'strace not on PATH: the count of cache files a run opens did not run (.ci/run installs it)';
+
+/** The discovery requests (`GET /api`, `GET /apis`, `GET /apis/G/V`) a `-v=6` run logged. */
+function discoveryRequests(run: Run): string[] {
+  return run.err.split('\n').filter((l) => / GET https:\/\/[^ ]+\/(api|apis)(\/[^/?]+\/[^/?]+)?\?timeout=/.test(l));
+}
+
+describe('the discovery cache shared with kubectl, on a real kube-apiserver', { skip: SKIP_REAL }, () => {
+  let env: RealEnv;
+  let ns: string;
+  let serial = 0;
+  /** A HOME of its own (a cold cache) for each test. */
+  const home = () => `home-shared-${++serial}`;
+  before(async () => {
+    env = await startRealEnv();
+    ns = await env.namespace('cache');
+    await env.create(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'one' }, data: { k: 'v' } });
+  });
+  after(() => env?.stop());
+
+  test('kdyn first: kubectl then answers from the layout kdyn wrote, with no discovery request', async (t) => {
+    if (!HAS_KUBECTL) return t.skip(NO_KUBECTL);
+    const h = home();
+    const cold = await env.kdyn(['get', 'cm', '-n', ns, '-v=6'], { home: h });
+    assert.equal(cold.code, 0, cold.err);
+    assert.equal(discoveryRequests(cold).length, 2, `kdyn's cold run fetches /api and /apis:\n${cold.err}`);
+    const c = await env.kubectl(['get', 'cm', '-n', ns, '-v=6'], { home: h });
+    assert.equal(c.code, 0, c.err);
+    assert.deepEqual(discoveryRequests(c), []);
+    // kubectl's cache-only view of what kdyn wrote is what a live kubectl sees.
+    const [cached, live] = await Promise.all([env.kubectl(['api-resources', '--cached'], { home: h }), env.kubectl(['api-resources'], { home: home() })]);
+    assert.equal(cached.code, 0, cached.err);
+    assert.equal(cached.out, live.out);
+  });
+
+  test('kubectl first: kdyn then answers from kubectl\'s layout, with no discovery request', async (t) => {
+    if (!HAS_KUBECTL) return t.skip(NO_KUBECTL);
+    const h = home();
+    const c = await env.kubectl(['api-resources'], { home: h });
+    assert.equal(c.code, 0, c.err);
+    const k = await env.kdyn(['get', 'cm', '-n', ns, '-v=6'], { home: h });
+    assert.equal(k.code, 0, k.err);
+    assert.match(k.out, /^NAME +DATA +AGE\none +1 /);
+    assert.deepEqual(discoveryRequests(k), []);
+    const cached = await env.kdyn(['api-resources', '--cached'], { home: h });
+    assert.equal(cached.code, 0, cached.err);
+    assert.equal(cached.out, c.out);
+  });
+
+  test('a CRD created after both were warm: kdyn refetches once, and kubectl then finds it in the cache kdyn rewrote', async (t) => {
+    if (!HAS_KUBECTL) return t.skip(NO_KUBECTL);
+    const h = home();
+    assert.equal((await env.kubectl(['get', 'cm', '-n', ns], { home: h })).code, 0);
+    assert.equal((await env.kdyn(['get', 'cm', '-n', ns], { home: h })).code, 0);
+    await installCrd(env, widgetsCrd('late.kdyn.dev', 'Gadget', 'gd'));
+    await env.create(`/apis/late.kdyn.dev/v1/namespaces/${ns}/gadgets`, { apiVersion: 'late.kdyn.dev/v1', kind: 'Gadget', metadata: { name: 'g1' }, spec: { size: 3 } });
+    const k = await env.kdyn(['get', 'gadgets', '-n', ns, '-v=6'], { home: h });
+    assert.equal(k.code, 0, k.err);
+    assert.match(k.out, /^NAME +SIZE +COLOR +AGE\ng1 +3 /);
+    assert.equal(discoveryRequests(k).length, 2, `one refetch of /api and /apis:\n${k.err}`);
+    const c = await env.kubectl(['get', 'gadgets', '-n', ns, '-v=6'], { home: h });
+    assert.equal(c.code, 0, c.err);
+    assert.equal(c.out, k.out);
+    assert.deepEqual(discoveryRequests(c), []);
+  });
+
+  test('kdyn get, then kubectl api-resources rewrites the layout: a warm kdyn run opens none of its serverresources.json', {
+    skip: !HAS_KUBECTL ? NO_KUBECTL : !HAS_STRACE ? NO_STRACE : false,
+    todo: 'fixed on branch fix21', // the fix of the combined file's date in src/discovery is not on main yet
+  }, async () => {
+    const h = home();
+    assert.equal((await env.kdyn(['get', 'ns'], { home: h })).code, 0);
+    await new Promise((r) => setTimeout(r, 1_500)); // kubectl's refresh comes later, as in the issue's sequence
+    assert.equal((await env.kubectl(['api-resources'], { home: h })).code, 0);
+    // The first run after the refresh reads kubectl's newer layout (that is right) and records it.
+    const first = await openedCacheFiles(env, h, ['get', 'ns']);
+    assert.ok(first.layout.length > 1, `the first run after kubectl's refresh reads the layout: ${first.layout.join(', ')}`);
+    for (let run = 1; run <= 2; run++) {
+      const warm = await openedCacheFiles(env, h, ['get', 'ns']);
+      assert.deepEqual(warm.layout.filter((f) => f.endsWith('serverresources.json')), [], `warm run ${run} after kubectl's refresh`);
+      assert.ok(warm.combined.length >= 1, `warm run ${run} reads kdyn's combined file`);
+    }
+  });
+});
+
+/** The cache files `kdyn args` opened (strace -f -e openat), split into kubectl's layout and kdyn's own. */
+async function openedCacheFiles(env: RealEnv, home: string, args: string[]): Promise<{ layout: string[]; combined: string[] }> {
+  const trace = join(env.dir, `${home}.strace`);
+  const r = await runCommand('strace', ['-f', '-qq', '-e', 'trace=openat', '-o', trace, process.execPath, KDYN, ...args], {
+    env: { PATH: process.env.PATH, HOME: join(env.dir, home), KUBECONFIG: env.cluster.kubeconfigs.token },
+    cwd: env.dir,
+  });
+  assert.equal(r.code, 0, r.err);
+  const opened = readFileSync(trace, 'utf8').split('\n').filter((l) => !l.includes('ENOENT')).map((l) => /openat\([^,]+, "([^"]+)"/.exec(l)?.[1]).filter((p): p is string => p !== undefined);
+  const cache = join(env.dir, home, '.kube', 'cache');
+  return {
+    layout: opened.filter((p) => p.startsWith(join(cache, 'discovery') + '/')),
+    combined: opened.filter((p) => p.startsWith(join(cache, 'kdyn') + '/')),
+  };
+}
