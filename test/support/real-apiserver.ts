@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { connect, createServer } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import forge from 'node-forge';
@@ -154,16 +154,16 @@ function logTail(file: string, lines = 30): string {
   }
 }
 
-/** A port nothing listens on right now (the kernel's pick). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** `n` distinct ports nothing listens on right now (the kernel's picks, held open together so they differ). */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(Array.from({ length: n }, () => new Promise<Server>((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
+    srv.listen(0, '127.0.0.1', () => resolve(srv));
+  })));
+  const ports = servers.map((srv) => (srv.address() as AddressInfo).port);
+  await Promise.all(servers.map((srv) => new Promise((resolve) => srv.close(resolve))));
+  return ports;
 }
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
@@ -214,30 +214,37 @@ export async function startEtcd(options: EtcdOptions = {}): Promise<Etcd> {
   const assets = options.assets ?? realAssets();
   if (!assets) throw new Error(NO_REAL_APISERVER);
   const dir = tempDir('kdyn-etcd-', existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
-  const [port, peer] = [await freePort(), await freePort()];
-  const endpoint = `http://127.0.0.1:${port}`;
-  const peerUrl = `http://127.0.0.1:${peer}`;
   const logFile = join(dir, 'etcd.log');
-  const proc = startProcess(join(assets, 'etcd'), [
-    '--name=default', `--data-dir=${join(dir, 'data')}`,
-    `--listen-client-urls=${endpoint}`, `--advertise-client-urls=${endpoint}`,
-    `--listen-peer-urls=${peerUrl}`, `--initial-advertise-peer-urls=${peerUrl}`, `--initial-cluster=default=${peerUrl}`,
-    '--log-level=warn',
-  ], logFile);
-  try {
-    await waitFor('etcd', 30_000, proc, logFile, async () => (await httpJson('GET', `${endpoint}/health`)).body.includes('"true"'));
-  } catch (e) {
-    await stopProcess(proc);
-    removeDir(dir);
-    throw e;
-  }
-  return {
-    ...etcdAt(endpoint),
-    stop: async () => {
+  // Another process may take a port between our pick and etcd's bind: then pick again.
+  for (let attempt = 1; ; attempt++) {
+    const [port, peer] = await freePorts(2);
+    const endpoint = `http://127.0.0.1:${port}`;
+    const peerUrl = `http://127.0.0.1:${peer}`;
+    const proc = startProcess(join(assets, 'etcd'), [
+      '--name=default', `--data-dir=${join(dir, 'data')}`,
+      `--listen-client-urls=${endpoint}`, `--advertise-client-urls=${endpoint}`,
+      `--listen-peer-urls=${peerUrl}`, `--initial-advertise-peer-urls=${peerUrl}`, `--initial-cluster=default=${peerUrl}`,
+      '--log-level=warn',
+    ], logFile);
+    try {
+      await waitFor('etcd', 30_000, proc, logFile, async () => (await httpJson('GET', `${endpoint}/health`)).body.includes('"true"'));
+      return {
+        ...etcdAt(endpoint),
+        stop: async () => {
+          await stopProcess(proc);
+          removeDir(dir);
+        },
+      };
+    } catch (e) {
       await stopProcess(proc);
+      if (attempt < 3 && /address already in use/.test(logTail(logFile, 10))) {
+        rmSync(join(dir, 'data'), { recursive: true, force: true }); // bootstrapped with the old peer URL
+        continue;
+      }
       removeDir(dir);
-    },
-  };
+      throw e;
+    }
+  }
 }
 
 /** An etcd known by its endpoint, through its v3 JSON gateway (keys and values in base64); stop() leaves it alone. */
@@ -344,7 +351,7 @@ export async function startRealApiServer(options: RealClusterOptions = {}): Prom
 }
 
 async function startInDir(assets: string, dir: string, etcd: Etcd, ownEtcd: Etcd | undefined, options: RealClusterOptions): Promise<RealCluster> {
-  const port = await freePort();
+  const [port] = await freePorts(1);
   const url = `https://127.0.0.1:${port}`;
   const etcdPrefix = options.etcdPrefix ?? `/kdyn-${randomBytes(4).toString('hex')}`;
   const files = await writeCredentials(dir);
