@@ -319,9 +319,10 @@ export interface RealCluster {
   request(method: string, path: string, body?: unknown, contentType?: string): Promise<RealResponse>;
   /**
    * Stops the API server. graceful: SIGTERM, resolved once the port refuses connections (the old
-   * process goes on serving its open watches for about 60 s); abrupt: SIGKILL, resolved once it exited.
+   * process goes on serving its open watches for about 60 s); abrupt (the default): SIGKILL, resolved
+   * once it exited.
    */
-  kill(options: { graceful: boolean }): Promise<void>;
+  kill(options?: { graceful: boolean }): Promise<void>;
   /** Starts the API server again on the same port and waits for `/readyz`. */
   start(): Promise<void>;
   /** Resolves when every API server stopped gracefully has exited (its open watches ended). */
@@ -408,7 +409,7 @@ async function startInDir(assets: string, dir: string, etcd: Etcd, ownEtcd: Etcd
     }
   };
 
-  const kill = async ({ graceful }: { graceful: boolean }): Promise<void> => {
+  const kill = async ({ graceful } = { graceful: false }): Promise<void> => {
     const proc = current;
     current = undefined;
     if (!proc || proc.hasExited()) return;
