@@ -5,8 +5,10 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { HAS_KUBECTL, NO_KUBECTL, SKIP_REAL, sideBySide, startRealEnv, type RealEnv, type ToolOptions } from './real-helpers.js';
 import { installCrd, WIDGETS_CRD } from './crd-fixtures.js';
+import { startKdyn, startProcess } from '../e2e/watch-helpers.js';
 
 describe('get and api-resources on a real kube-apiserver, next to kubectl', { skip: SKIP_REAL }, () => {
   let env: RealEnv;
@@ -80,6 +82,8 @@ describe('get and api-resources on a real kube-apiserver, next to kubectl', { sk
       ['jsonpath, filter', ['get', 'cm', '-o', 'jsonpath={.items[?(@.metadata.labels.tier=="back")].metadata.name}'], /^beta gamma$/],
       ['custom-columns', ['get', 'widgets,pods', '-o', 'custom-columns=NAME:.metadata.name,SIZE:.spec.size,PHASE:.status.phase'], /^NAME +SIZE +PHASE\nalpha +5 +<none>\n[^]*\nweb-0 +<none> +Pending\n$/],
       ['go-template', ['get', 'cm', '-o', 'go-template={{range .items}}{{.metadata.name}} {{index .data "k"}} {{.metadata.labels}}{{"\\n"}}{{end}}'], /^alpha alpha map\[tier:front\]\n/],
+      ['jsonpath-as-json', ['get', 'widgets', '-o', 'jsonpath-as-json={.items[*].spec}'], /^\[\n {4}\{\n {8}"color": "front",\n {8}"size": 5\n {4}\},/],
+      ['table, --show-kind and -L', ['get', 'widgets', '--show-kind', '-L', 'tier'], /^NAME +SIZE +COLOR +AGE +TIER\nwidget\.real\.kdyn\.dev\/alpha +5 +front +\d+s +front\n/],
       ['go-template on one object', ['get', 'pod', 'web-0', '-o', 'go-template={{range .spec.containers}}{{.name}}:{{.image}}{{end}}'], /^nginx:nginx:1\.27$/],
     ];
     for (const [what, args, shape] of cases) {
@@ -99,6 +103,31 @@ describe('get and api-resources on a real kube-apiserver, next to kubectl', { sk
       const c = await env.kubectl(['get', 'cm,widgets', '-n', ns, '-o', 'json']);
       assert.deepEqual(lines, (JSON.parse(c.out) as { items: unknown[] }).items);
     });
+  });
+
+  test('get -w -o name and -o json: what kubectl get -w prints for the same changes', async (t) => {
+    if (!HAS_KUBECTL) return t.skip(NO_KUBECTL);
+    const wns = await env.namespace('get-watch');
+    await env.create(`/api/v1/namespaces/${wns}/configmaps`, { metadata: { name: 'first' }, data: { k: '1' } });
+    for (const format of ['name', 'json']) {
+      const args = ['get', 'configmaps', '-n', wns, '-w', '-o', format];
+      const toolEnv = (home: string) => ({ PATH: process.env.PATH, HOME: join(env.dir, home), KUBECONFIG: env.cluster.kubeconfigs.token });
+      const k = startKdyn(args, toolEnv('home-kdyn'), env.dir);
+      const c = startProcess('kubectl', args, toolEnv('home-kubectl'), env.dir);
+      try {
+        for (const w of [k, c]) await w.until((out) => out.includes('first'), 30_000, `${format}: the initial list`);
+        const name = `second-${format}`;
+        await env.create(`/api/v1/namespaces/${wns}/configmaps`, { metadata: { name }, data: { k: '2' } });
+        const patched = await env.cluster.request('PATCH', `/api/v1/namespaces/${wns}/configmaps/${name}`, { data: { k: '3' } }, 'application/merge-patch+json');
+        assert.equal(patched.status, 200, patched.body);
+        const twice = (out: string) => out.split(name).length - 1 >= 2; // ADDED, then MODIFIED
+        for (const w of [k, c]) await w.until(twice, 30_000, `${format}: the ADDED and MODIFIED events`);
+        assert.equal(k.out(), c.out());
+      } finally {
+        k.child.kill('SIGKILL');
+        c.child.kill('SIGKILL');
+      }
+    }
   });
 
   describe('errors and exit codes', () => {
