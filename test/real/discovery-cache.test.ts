@@ -14,8 +14,9 @@ import { KDYN, runCommand } from '../support/cli.js';
 import { HAS_KUBECTL, NO_KUBECTL, SKIP_REAL, startRealEnv, type RealEnv, type Run } from './real-helpers.js';
 import { installCrd, widgetsCrd } from './crd-fixtures.js';
 
-const HAS_STRACE = spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0;
-const NO_STRACE = 'strace not on PATH: the count of cache files a run opens did not run (.ci/run installs it)';
+// strace must be installed and allowed to trace (a container without CAP_SYS_PTRACE refuses it).
+const HAS_STRACE = spawnSync('strace', ['-f', '-qq', '-e', 'trace=openat', '-o', '/dev/null', 'true'], { stdio: 'ignore' }).status === 0;
+const NO_STRACE = 'strace is missing or may not trace here: the count of cache files a run opens did not run (.ci/run installs it)';
 
 /** The discovery requests (`GET /api`, `GET /apis`, `GET /apis/G/V`) a `-v=6` run logged. */
 function discoveryRequests(run: Run): string[] {
