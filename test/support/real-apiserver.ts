@@ -85,14 +85,15 @@ function startProcess(cmd: string, args: string[], logFile: string): Proc {
   closeSync(fd);
   liveChildren.add(child);
   let done = false;
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
+  const exited = new Promise<void>((resolve) => {
+    const finish = () => {
       done = true;
       liveChildren.delete(child);
       resolve();
-    }),
-  );
-  child.once('error', () => undefined); // reported through 'exit' and the readiness wait
+    };
+    child.once('exit', finish);
+    child.once('error', finish); // could not start (the readiness wait then reports the log)
+  });
   return { child, exited, hasExited: () => done };
 }
 
