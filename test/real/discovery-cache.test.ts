@@ -105,7 +105,7 @@ describe('the discovery cache shared with kubectl, on a real kube-apiserver', { 
 async function openedCacheFiles(env: RealEnv, home: string, args: string[]): Promise<{ layout: string[]; combined: string[] }> {
   const trace = join(env.dir, `${home}.strace`);
   const r = await runCommand('strace', ['-f', '-qq', '-e', 'trace=openat', '-o', trace, process.execPath, KDYN, ...args], {
-    env: { PATH: process.env.PATH, HOME: join(env.dir, home), KUBECONFIG: env.cluster.kubeconfigs.token },
+    env: env.toolEnv(home),
     cwd: env.dir,
   });
   assert.equal(r.code, 0, r.err);

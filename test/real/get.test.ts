@@ -5,7 +5,6 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { HAS_KUBECTL, NO_KUBECTL, SKIP_REAL, sideBySide, startRealEnv, type RealEnv, type ToolOptions } from './real-helpers.js';
 import { installCrd, WIDGETS_CRD } from './crd-fixtures.js';
 import { startKdyn, startProcess } from '../e2e/watch-helpers.js';
@@ -111,9 +110,8 @@ describe('get and api-resources on a real kube-apiserver, next to kubectl', { sk
     await env.create(`/api/v1/namespaces/${wns}/configmaps`, { metadata: { name: 'first' }, data: { k: '1' } });
     for (const format of ['name', 'json']) {
       const args = ['get', 'configmaps', '-n', wns, '-w', '-o', format];
-      const toolEnv = (home: string) => ({ PATH: process.env.PATH, HOME: join(env.dir, home), KUBECONFIG: env.cluster.kubeconfigs.token });
-      const k = startKdyn(args, toolEnv('home-kdyn'), env.dir);
-      const c = startProcess('kubectl', args, toolEnv('home-kubectl'), env.dir);
+      const k = startKdyn(args, env.toolEnv('home-kdyn'), env.dir);
+      const c = startProcess('kubectl', args, env.toolEnv('home-kubectl'), env.dir);
       try {
         for (const w of [k, c]) await w.until((out) => out.includes('first'), 30_000, `${format}: the initial list`);
         const name = `second-${format}`;

@@ -32,6 +32,8 @@ export interface RealEnv {
   dir: string;
   kdyn(args: readonly string[], opts?: ToolOptions): Promise<Run>;
   kubectl(args: readonly string[], opts?: ToolOptions): Promise<Run>;
+  /** The whole environment the tools run with: PATH, HOME (`<dir>/<home>`, created) and KUBECONFIG. */
+  toolEnv(home: string, opts?: ToolOptions): Record<string, string | undefined>;
   /** Creates a namespace named `prefix-N` and returns its name. */
   namespace(prefix: string): Promise<string>;
   /** Creates `body` at `path` as the admin; throws unless the server answers 2xx. */
@@ -43,7 +45,7 @@ export async function startRealEnv(options: RealClusterOptions = {}): Promise<Re
   const cluster = await startRealApiServer(options);
   const dir = mkdtempSync(join(tmpdir(), 'kdyn-real-test-'));
   let serial = 0;
-  const envFor = (home: string, opts: ToolOptions) => {
+  const envFor = (home: string, opts: ToolOptions = {}) => {
     mkdirSync(join(dir, home), { recursive: true });
     return { PATH: process.env.PATH, HOME: join(dir, home), KUBECONFIG: cluster.kubeconfigs[opts.kubeconfig ?? 'token'], ...opts.env };
   };
@@ -57,6 +59,7 @@ export async function startRealEnv(options: RealClusterOptions = {}): Promise<Re
     dir,
     kdyn: (args, opts = {}) => runKdyn(args, { env: envFor(opts.home ?? 'home-kdyn', opts), cwd: dir, timeoutMs: opts.timeoutMs, stdin: opts.stdin }),
     kubectl: (args, opts = {}) => runCommand('kubectl', args, { env: envFor(opts.home ?? 'home-kubectl', opts), cwd: dir, timeoutMs: opts.timeoutMs, stdin: opts.stdin }),
+    toolEnv: envFor,
     namespace: async (prefix) => {
       const name = `${prefix}-${++serial}`;
       await create('/api/v1/namespaces', { metadata: { name } });

@@ -24,7 +24,7 @@ describe('watch on a real kube-apiserver: restarts, outages, compaction', { skip
 
   /** `kdyn watch TYPE -n ns -o jsonl -v=3` as a running child, stopped at the end of the test. */
   function watch(t: { after(fn: () => void): void }, type: string, ns: string): Running {
-    const w = startKdyn(['watch', type, '-n', ns, '-o', 'jsonl', '-v=3'], { PATH: process.env.PATH, HOME: `${env.dir}/home-watch`, KUBECONFIG: env.cluster.kubeconfigs.token }, env.dir);
+    const w = startKdyn(['watch', type, '-n', ns, '-o', 'jsonl', '-v=3'], env.toolEnv('home-watch'), env.dir);
     t.after(() => w.child.kill('SIGKILL'));
     return w;
   }
