@@ -5,8 +5,8 @@
  * all watchers are printed as they arrive (../../printers/watch.ts); a table prints each type's
  * initial list as one block, as kubectl does.
  *
- * Ends: `--timeout` (exit 0; with --for, 1 and the last state), `--max-events N` (0), `--for`
- * satisfied (0), for `get -w` the end of a watch request bounded by --request-timeout (0, as kubectl;
+ * Ends: `--timeout` (exit 0; with --for, 1 and the last state; --for's default is kubectl wait's 30 s,
+ * 0 checks once), `--max-events N` (0), every `--for` satisfied (0), for `get -w` the end of a watch request bounded by --request-timeout (0, as kubectl;
  * `kdyn watch` resumes after each such request instead), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
  * both; 128+signal lets a script tell an interrupt from a failure), a closed stdout (0, quietly:
  * src/cli/stdio.ts). An error that stops a watcher (401, 403, a bad selector) exits 1 after the
@@ -24,8 +24,8 @@ import { INITIAL_EVENTS_END, type WatchEvent } from '../../watch/types.js';
 import { Watcher } from '../../watch/watcher.js';
 import { mergeIterables } from '../../watch/merge.js';
 import { WATCH_FORMATS, createWatchPrinter, type PrintedEvent, type WatchFormat } from '../../printers/watch.js';
-import { objectName, type GroupKind } from '../../printers/name.js';
-import type { WaitCondition } from '../watch-for.js';
+import type { GroupKind } from '../../printers/name.js';
+import type { WaitCondition, WaitSubject } from '../watch-for.js';
 import { compileValueTemplate, readTemplate, withTemplate } from '../output-template.js';
 import { ALLOWED_FORMATS, parseOutputFormat, type OutputFormat } from '../../printers/index.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../young-gen-cap.js';
@@ -44,10 +44,13 @@ interface Options {
   fieldSelector?: string;
   resourceVersion?: string;
   timeoutMs?: number;
+  /** --for with --timeout 0: check once the lists are in, then end (kubectl wait's `condition not met`). */
+  checkOnce: boolean;
   /** --request-timeout: each watch request's time limit. */
   requestTimeoutMs?: number;
   maxEvents?: number;
-  waitFor?: WaitCondition;
+  /** Every --for given (all must hold). */
+  waitFor?: WaitCondition[];
   wait?: WaitFor;
   noHeaders: boolean;
   showManagedFields: boolean;
@@ -70,15 +73,17 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Pro
     render = await compileValueTemplate(parsed, (await readTemplate(parsed, io)) ?? '', f['allow-missing-template-keys'] !== false);
     format = 'template';
   }
-  const wait = str(f.for) !== undefined ? await import('../watch-for.js') : undefined;
-  const waitFor = wait?.parseWaitFor(str(f.for)!);
+  const forSpecs = Array.isArray(f.for) ? f.for : [];
+  const wait = forSpecs.length > 0 ? await import('../watch-for.js') : undefined;
+  const waitFor = wait?.parseWaitFors(forSpecs);
   if (waitFor && (format === 'table' || format === 'wide') && output !== undefined) {
     throw new UsageError('--for prints objects: -o must be one of name, json, yaml, jsonl');
   }
   const maxEvents = typeof f['max-events'] === 'number' ? f['max-events'] : undefined;
   if (maxEvents !== undefined && (maxEvents < 1 || !Number.isInteger(maxEvents))) throw new UsageError(`--max-events must be a positive integer (got ${maxEvents})`);
   const timeout = str(f.timeout);
-  const timeoutMs = timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
+  // With --for, kubectl wait's --timeout: 30 s when unset, 0 = check once, negative = a week.
+  const timeoutMs = wait ? wait.waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
   const requestTimeoutMs = parseDuration(String(f['request-timeout'] ?? '0'), 'request-timeout');
   const chunk = typeof f['chunk-size'] === 'number' ? f['chunk-size'] : 500;
   return {
@@ -91,6 +96,7 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Pro
     fieldSelector: str(f['field-selector']),
     resourceVersion: str(f['resource-version']),
     timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
+    checkOnce: wait !== undefined && timeoutMs === 0,
     requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
     maxEvents,
     waitFor,
@@ -119,7 +125,11 @@ interface Source {
   gk: GroupKind;
   /** `crontabs.stable.example.com/ct1` or `crontabs.stable.example.com` (for messages). */
   label: string;
+  /** `crontabs`: how kubectl wait names the resource. */
+  resource: string;
   name?: string;
+  /** With --for: every object seen, by namespace/name (to tell what --for delete saw go). */
+  seen: Map<string, Unstructured>;
   synced: boolean;
   /** Table formats: the initial list, printed as one block once it is complete. */
   initial: PrintedEvent[];
@@ -175,7 +185,8 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
           if (r.failures > 1 || ctx.logger.enabled(1)) io.stderr.write(`Warning: watch of ${resourceLabel}: ${errorLine(r.error)}; retrying in ${(r.delayMs / 1000).toFixed(1)}s\n`);
         },
       }) as Watcher<Unstructured> | Watcher<Table>;
-      sources.push({ watcher, gk, label: name !== undefined ? `${resourceLabel}/${name}` : resourceLabel, name, synced: opts.resourceVersion !== undefined, initial: [] });
+      const label = name !== undefined ? `${resourceLabel}/${name}` : resourceLabel;
+      sources.push({ watcher, gk, label, resource: req.mapping.gvr.resource, name, seen: new Map(), synced: opts.resourceVersion !== undefined, initial: [] });
     }
   }
 
@@ -202,11 +213,13 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   };
   const satisfied = (): boolean => {
     if (!opts.waitFor || !sources.every((s) => s.synced)) return false;
-    return sources.every((s) => opts.wait!.allSatisfy(opts.waitFor!, [...(s.watcher as Watcher<Unstructured>).objects()]));
+    return sources.every((s) => opts.wait!.allSatisfyAll(opts.waitFor!, [...(s.watcher as Watcher<Unstructured>).objects()]));
   };
+  const checkedOnce = (): boolean => opts.checkOnce && sources.every((s) => s.synced);
 
   try {
     if (satisfied()) stop('done');
+    else if (checkedOnce()) stop('timeout');
     for await (const { source, value: ev } of mergeIterables<WatchEvent<Unstructured | Table>>(sources.map((s) => s.watcher as AsyncIterable<WatchEvent<Unstructured | Table>>))) {
       const s = sources[source]!;
       if ((++received & 1023) === 0) capYoungGeneration();
@@ -216,6 +229,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
           emit(s.initial.splice(0));
         }
       } else {
+        if (opts.waitFor && ev.type !== 'DELETED') s.seen.set(keyOf(ev.object as Unstructured), ev.object as Unstructured);
         const e: PrintedEvent = { type: ev.type, object: ev.object, gk: s.gk };
         if (table && !s.synced) s.initial.push(e);
         else emit([e]);
@@ -223,6 +237,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
         if (opts.maxEvents !== undefined && printed >= opts.maxEvents) stop('done');
       }
       if (satisfied()) stop('done');
+      else if (checkedOnce()) stop('timeout');
       if (ac.signal.aborted) break;
     }
   } catch (e) {
@@ -235,11 +250,13 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
 
   let code = 0;
   if (opts.waitFor) {
-    if (stopReason === 'done') out.write(metLines(opts.waitFor, sources));
+    const subjects = sources.map(waitSubject);
+    if (stopReason === 'done') out.write(opts.wait!.metLines(opts.waitFor, subjects));
     else if (stopReason === 'timeout' && failure === undefined) {
-      out.write(lastStateLines(opts.wait!, opts.waitFor, sources));
+      const report = opts.wait!.unmetReport(opts.waitFor, subjects, opts.checkOnce);
+      out.write(opts.wait!.metLines(opts.waitFor, subjects) + report.stdout);
       out.flush();
-      for (const s of sources) io.stderr.write(`error: timed out waiting for the condition on ${s.label}\n`);
+      io.stderr.write(report.stderr);
       code = 1;
     }
   }
@@ -249,28 +266,16 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   return code;
 }
 
-/** kubectl wait's success lines: `kind/name condition met`. */
-function metLines(cond: WaitCondition, sources: Source[]): string {
-  let text = '';
-  for (const s of sources) {
-    if (cond.kind === 'delete') {
-      if (s.name !== undefined) text += `${s.label} condition met\n`;
-      continue;
-    }
-    for (const o of (s.watcher as Watcher<Unstructured>).objects()) text += `${objectName(o, s.gk)} condition met\n`;
-  }
-  return text;
+/** A source as --for's report sees it. */
+function waitSubject(s: Source): WaitSubject {
+  const objects = [...(s.watcher as Watcher<Unstructured>).objects()];
+  const present = new Set(objects.map(keyOf));
+  const gone = [...s.seen.entries()].filter(([key]) => !present.has(key)).map(([, o]) => o);
+  return { resource: s.resource, gk: s.gk, name: s.name, objects, gone };
 }
 
-/** At a timeout: each object that does not satisfy the condition, with what it shows instead. */
-function lastStateLines({ satisfies, observed }: WaitFor, cond: WaitCondition, sources: Source[]): string {
-  let text = '';
-  for (const s of sources) {
-    const objs = [...(s.watcher as Watcher<Unstructured>).objects()];
-    if (objs.length === 0 && cond.kind !== 'delete') text += `${s.label}: not found\n`;
-    for (const o of objs) if (!satisfies(cond, o)) text += `${objectName(o, s.gk)}: ${observed(cond, o)}\n`;
-  }
-  return text;
+function keyOf(o: Unstructured): string {
+  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 }
 
 function errorLine(e: unknown): string {
