@@ -15,7 +15,7 @@
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { UsageError } from '../../core/errors.js';
+import { StatusError, UsageError } from '../../core/errors.js';
 import type { Unstructured } from '../../core/unstructured.js';
 import type { Table } from '../../core/table.js';
 import { parseGetArgs, resolveGetArgs } from '../get-args.js';
@@ -131,6 +131,8 @@ interface Source {
   /** With --for: every object seen, by namespace/name (to tell what --for delete saw go). */
   seen: Map<string, Unstructured>;
   synced: boolean;
+  /** A (re)list completed: the events are differences against a full list from now on. */
+  listed: boolean;
   /** Table formats: the initial list, printed as one block once it is complete. */
   initial: PrintedEvent[];
 }
@@ -166,6 +168,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     const gk = { group: req.mapping.gvk.group, kind: req.mapping.gvk.kind };
     const resourceLabel = req.mapping.gvr.group ? `${req.mapping.gvr.resource}.${req.mapping.gvr.group}` : req.mapping.gvr.resource;
     for (const name of req.names.length > 0 ? req.names : [undefined]) {
+      const index = sources.length;
       const watcher = new Watcher<Unstructured | Table>(handle, {
         name,
         labelSelector: opts.labelSelector,
@@ -184,9 +187,18 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
         onRetry: (r) => {
           if (r.failures > 1 || ctx.logger.enabled(1)) io.stderr.write(`Warning: watch of ${resourceLabel}: ${errorLine(r.error)}; retrying in ${(r.delayMs / 1000).toFixed(1)}s\n`);
         },
+        // A 410 before any list (a watch from --resource-version): the relist prints every object as
+        // ADDED, which a script asking for the changes since RV could not tell from creations. (After
+        // a list, a relist prints only the differences: nothing to say.)
+        onRelist: (r) => {
+          if (sources[index]!.listed) return;
+          out.flush();
+          const which = r.resourceVersion === opts.resourceVersion ? `--resource-version ${r.resourceVersion}` : `resourceVersion ${r.resourceVersion}`;
+          io.stderr.write(`Warning: watch of ${resourceLabel}: ${which} has expired (${expiredText(r.error)}); relisting: what follows is every current object, printed as ADDED\n`);
+        },
       }) as Watcher<Unstructured> | Watcher<Table>;
       const label = name !== undefined ? `${resourceLabel}/${name}` : resourceLabel;
-      sources.push({ watcher, gk, label, resource: req.mapping.gvr.resource, name, seen: new Map(), synced: opts.resourceVersion !== undefined, initial: [] });
+      sources.push({ watcher, gk, label, resource: req.mapping.gvr.resource, name, seen: new Map(), synced: opts.resourceVersion !== undefined, listed: false, initial: [] });
     }
   }
 
@@ -224,9 +236,12 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
       const s = sources[source]!;
       if ((++received & 1023) === 0) capYoungGeneration();
       if (ev.type === 'BOOKMARK') {
-        if (!s.synced && (ev.object.metadata as Unstructured['metadata'])?.annotations?.[INITIAL_EVENTS_END] === 'true') {
-          s.synced = true;
-          emit(s.initial.splice(0));
+        if ((ev.object.metadata as Unstructured['metadata'])?.annotations?.[INITIAL_EVENTS_END] === 'true') {
+          s.listed = true;
+          if (!s.synced) {
+            s.synced = true;
+            emit(s.initial.splice(0));
+          }
         }
       } else {
         if (opts.waitFor && ev.type !== 'DELETED') s.seen.set(keyOf(ev.object as Unstructured), ev.object as Unstructured);
@@ -276,6 +291,11 @@ function waitSubject(s: Source): WaitSubject {
 
 function keyOf(o: Unstructured): string {
   return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+}
+
+/** The server's words for a 410 (`too old resource version: 5 (12)`). */
+function expiredText(e: Error): string {
+  return e instanceof StatusError ? (e.status.message ?? e.message) : e.message;
 }
 
 function errorLine(e: unknown): string {
