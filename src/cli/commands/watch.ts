@@ -10,12 +10,14 @@
  * `kdyn watch` resumes after each such request instead), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
  * both; 128+signal lets a script tell an interrupt from a failure), a closed stdout (0, quietly:
  * src/cli/stdio.ts). An error that stops a watcher (401, 403, a bad selector) exits 1 after the
- * output so far.
+ * output so far. A type that goes away (its CRD deleted: 404 once it had been listed) ends its own
+ * stream after the DELETED events, with one stderr line; the other types go on, and when none is
+ * left the watch exits 0, as kubectl get -w after the DELETED rows (1 with an unmet --for).
  */
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { StatusError, UsageError } from '../../core/errors.js';
+import { StatusError, UsageError, oneLine } from '../../core/errors.js';
 import type { Unstructured } from '../../core/unstructured.js';
 import type { Table } from '../../core/table.js';
 import { parseGetArgs, resolveGetArgs } from '../get-args.js';
@@ -125,6 +127,8 @@ interface Source {
   gk: GroupKind;
   /** `crontabs.stable.example.com/ct1` or `crontabs.stable.example.com` (for messages). */
   label: string;
+  /** `crontabs.stable.example.com` (for messages). */
+  type: string;
   /** `crontabs`: how kubectl wait names the resource. */
   resource: string;
   name?: string;
@@ -198,7 +202,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
         },
       }) as Watcher<Unstructured> | Watcher<Table>;
       const label = name !== undefined ? `${resourceLabel}/${name}` : resourceLabel;
-      sources.push({ watcher, gk, label, resource: req.mapping.gvr.resource, name, seen: new Map(), synced: opts.resourceVersion !== undefined, listed: false, initial: [] });
+      sources.push({ watcher, gk, label, type: resourceLabel, resource: req.mapping.gvr.resource, name, seen: new Map(), synced: opts.resourceVersion !== undefined, listed: false, initial: [] });
     }
   }
 
@@ -232,7 +236,14 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   try {
     if (satisfied()) stop('done');
     else if (checkedOnce()) stop('timeout');
-    for await (const { source, value: ev } of mergeIterables<WatchEvent<Unstructured | Table>>(sources.map((s) => s.watcher as AsyncIterable<WatchEvent<Unstructured | Table>>))) {
+    const gone = new Set<string>();
+    const onGone = (s: Source, e: StatusError) => {
+      if (gone.has(s.type)) return;
+      gone.add(s.type);
+      out.flush();
+      io.stderr.write(`Warning: watch of ${s.type} ended: the resource type is no longer served (${oneLine(e.status.message ?? e.message)})\n`);
+    };
+    for await (const { source, value: ev } of mergeIterables(sources.map((s) => untilGone(s, onGone)))) {
       const s = sources[source]!;
       if ((++received & 1023) === 0) capYoungGeneration();
       if (ev.type === 'BOOKMARK') {
@@ -264,6 +275,8 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   for (const s of sources) emit(s.initial.splice(0));
 
   let code = 0;
+  // Every stream ended (their types went away) before --for was met.
+  if (opts.waitFor && stopReason === undefined && failure === undefined) code = 1;
   if (opts.waitFor) {
     const subjects = sources.map(waitSubject);
     if (stopReason === 'done') out.write(opts.wait!.metLines(opts.waitFor, subjects));
@@ -279,6 +292,23 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   if (failure !== undefined) throw failure;
   if (stopReason === 'SIGINT' || stopReason === 'SIGTERM') return EXIT_FOR_SIGNAL[stopReason];
   return code;
+}
+
+/**
+ * A source's events. A 404 once the type had been served (a list or an event came) means the type is
+ * gone, as when its CustomResourceDefinition is deleted: `onGone` is told and this stream ends alone.
+ */
+async function* untilGone(s: Source, onGone: (s: Source, e: StatusError) => void): AsyncGenerator<WatchEvent<Unstructured | Table>> {
+  let served = false;
+  try {
+    for await (const ev of s.watcher as AsyncIterable<WatchEvent<Unstructured | Table>>) {
+      served = true;
+      yield ev;
+    }
+  } catch (e) {
+    if (!served || !(e instanceof StatusError) || e.code !== 404) throw e;
+    onGone(s, e);
+  }
 }
 
 /** A source as --for's report sees it. */
