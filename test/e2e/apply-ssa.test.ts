@@ -214,6 +214,24 @@ test('a CRD the server rejects: its own error, and its instances name it; an unk
   assert.equal(lenient.code, 0, lenient.err);
 });
 
+test('a 500 whose Status has no reason (strict field validation): `Error from server: ...`, as kubectl; no reason made up', async (t) => {
+  const message = 'failed to create typed patch object (team-a/reasonless; /v1, Kind=ConfigMap): .data.bogus: field not declared in schema';
+  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
+  server.faults.add({ method: 'PATCH', path: /\/configmaps\/reasonless\?/, status: 500, headers: { 'content-type': 'application/json' }, body });
+  try {
+    const p = file('reasonless.yaml', [cm('reasonless', { a: '1' })]);
+    const r = await kdyn(['apply', '-f', p, '-n', 'team-a']);
+    assert.equal(r.code, 1);
+    assert.equal(r.err, `Error from server: error when applying configmap/reasonless from "${p}" document 1: ${message}\n1 object: 0 succeeded, 1 failed\n`);
+    if (!hasKubectl()) return t.skip('kubectl not found on PATH: comparison with kubectl apply --server-side skipped');
+    const kubectl = await runCommand('kubectl', ['apply', '--server-side', '-f', p, '-n', 'team-a'], { env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: env.kubeconfig } });
+    assert.equal(kubectl.code, 1);
+    assert.equal(kubectl.err, `Error from server: ${message}\n`);
+  } finally {
+    server.faults.clear();
+  }
+});
+
 test('SIGINT during --wait: the wait ends at once, the summary says interrupted, exit 130', async () => {
   const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'waits' }, spec: { replicas: 1, selector: { matchLabels: { app: 'w' } }, template: { metadata: { labels: { app: 'w' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
   const run = kdyn(['apply', '-f', file('waits.yaml', [d]), '-n', 'team-a', '--wait', '--timeout', '60s']);
