@@ -69,13 +69,33 @@ test('a conflicting field manager: exit 1, the manager and field named, the othe
   const r = await kdyn(['apply', '-f', p, '-n', 'team-a']);
   assert.equal(r.code, 1);
   assert.deepEqual(lines(r.out), ['configmap/ok-1 serverside-applied', 'configmap/ok-2 serverside-applied']);
-  assert.match(r.err, new RegExp(`^Error from server \\(Conflict\\): error when applying configmap/shared from "${p}" document 2: Apply failed with 1 conflict: conflict with "other"( using v1)?: \\.data\\.k \\(rerun with --force-conflicts to take these fields over\\)\\n3 objects: 2 succeeded, 1 failed\\n$`));
+  assert.match(r.err, new RegExp(`^Error from server \\(Conflict\\): error when applying configmap/shared from "${p}" document 2: Apply failed with 1 conflict: conflict with "other": \\.data\\.k \\(rerun with --force-conflicts to take these fields over, or with --field-manager=other to apply as "other", which owns them\\)\\n3 objects: 2 succeeded, 1 failed\\n$`));
   assert.ok(stored('configmaps', 'team-a', 'ok-1') && stored('configmaps', 'team-a', 'ok-2'));
   assert.equal(stored('configmaps', 'team-a', 'shared')?.data.k, 'theirs');
 
   const forced = await kdyn(['apply', '-f', p, '-n', 'team-a', '--force-conflicts']);
   assert.equal(forced.code, 0, forced.err);
   assert.equal(stored('configmaps', 'team-a', 'shared')?.data.k, 'mine');
+});
+
+test('an object last applied by kubectl apply --server-side: the conflict says --force-conflicts or --field-manager=kubectl, which then applies', async (t) => {
+  const p = file('from-kubectl.yaml', [cm('from-kubectl', { k: 'kubectl' })]);
+  if (hasKubectl()) {
+    const kubectl = await runCommand('kubectl', ['apply', '--server-side', '-f', p, '-n', 'team-a'], { env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: env.kubeconfig } });
+    assert.equal(kubectl.code, 0, kubectl.err);
+  } else {
+    t.diagnostic('kubectl not found on PATH: the first apply is kdyn --field-manager=kubectl');
+    assert.equal((await kdyn(['apply', '-f', p, '-n', 'team-a', '--field-manager', 'kubectl'])).code, 0);
+  }
+  const mine = file('from-kdyn.yaml', [cm('from-kubectl', { k: 'kdyn' })]);
+  const r = await kdyn(['apply', '-f', mine, '-n', 'team-a']);
+  assert.equal(r.code, 1);
+  assert.equal(lines(r.err)[0], `Error from server (Conflict): error when applying configmap/from-kubectl from "${mine}" document 1: Apply failed with 1 conflict: conflict with "kubectl": .data.k (rerun with --force-conflicts to take these fields over, or with --field-manager=kubectl to apply as "kubectl", which owns them)`);
+  const shared = await kdyn(['apply', '-f', mine, '-n', 'team-a', '--field-manager=kubectl']);
+  assert.equal(shared.code, 0, shared.err);
+  const obj = stored('configmaps', 'team-a', 'from-kubectl');
+  assert.equal(obj?.data.k, 'kdyn');
+  assert.deepEqual(obj?.metadata.managedFields.map((m: { manager: string; operation: string }) => `${m.manager} ${m.operation}`), ['kubectl Apply'], 'one manager: kubectl\'s ownership continued, not a second owner');
 });
 
 test('--dry-run=server changes nothing on the server, and says so', async () => {
