@@ -258,6 +258,7 @@ export const COMMANDS: CommandSpec[] = [
       ['Wait until a pod runs (it may not exist yet); exit 1 after 2 minutes', "kdyn watch pod web-0 --for 'jsonpath={.status.phase}=Running' --timeout 2m"],
       ['Wait until every deployment labelled app=web is Available', 'kdyn watch deployments -l app=web --for condition=Available --timeout 5m'],
       ['Wait until a namespace is gone', 'kdyn watch namespace scratch --for delete --timeout 1m'],
+      ['Wait until a deployment is Available and has 3 ready replicas (every --for must hold)', "kdyn watch deploy web --for condition=Available --for 'jsonpath={.status.readyReplicas}=3'"],
       ['Print the next 10 changes to config maps, then exit', 'kdyn watch configmaps -A --watch-only --max-events 10'],
     ],
     load: load(() => import('./commands/watch.js')),
