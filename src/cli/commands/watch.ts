@@ -5,9 +5,10 @@
  * all watchers are printed as they arrive (../../printers/watch.ts); a table prints each type's
  * initial list as one block, as kubectl does.
  *
- * Ends: `--timeout` (exit 0; with --for, 1 and the last state; --for's default is kubectl wait's 30 s,
- * 0 checks once), `--max-events N` (0), every `--for` satisfied (0), for `get -w` the end of a watch request bounded by --request-timeout (0, as kubectl;
- * `kdyn watch` resumes after each such request instead), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
+ * Ends: `--timeout` (exit 0; with --for, 1 and the last state; --for's default is kubectl wait's
+ * 30 s, 0 checks once), `--max-events N` (0), every `--for` satisfied (0), for `get -w` the end of a
+ * watch request bounded by --request-timeout (0, as kubectl; `kdyn watch` resumes after each such
+ * request instead), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
  * both; 128+signal lets a script tell an interrupt from a failure), a closed stdout (0, quietly:
  * src/cli/stdio.ts). An error that stops a watcher (401, 403, a bad selector) exits 1 after the
  * output so far. A type that goes away (its CRD deleted: 404 once it had been listed) ends its own
@@ -125,8 +126,6 @@ function templateFormat(output: string | undefined): Extract<OutputFormat, { typ
 interface Source {
   watcher: Watcher<Unstructured> | Watcher<Table>;
   gk: GroupKind;
-  /** `crontabs.stable.example.com/ct1` or `crontabs.stable.example.com` (for messages). */
-  label: string;
   /** `crontabs.stable.example.com` (for messages). */
   type: string;
   /** `crontabs`: how kubectl wait names the resource. */
@@ -201,8 +200,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
           io.stderr.write(`Warning: watch of ${resourceLabel}: ${which} has expired (${expiredText(r.error)}); relisting: what follows is every current object, printed as ADDED\n`);
         },
       }) as Watcher<Unstructured> | Watcher<Table>;
-      const label = name !== undefined ? `${resourceLabel}/${name}` : resourceLabel;
-      sources.push({ watcher, gk, label, type: resourceLabel, resource: req.mapping.gvr.resource, name, seen: new Map(), synced: opts.resourceVersion !== undefined, listed: false, initial: [] });
+      sources.push({ watcher, gk, type: resourceLabel, resource: req.mapping.gvr.resource, name, seen: new Map(), synced: opts.resourceVersion !== undefined, listed: false, initial: [] });
     }
   }
 
