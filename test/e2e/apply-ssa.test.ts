@@ -234,19 +234,31 @@ test('a CRD the server rejects: its own error, and its instances name it; an unk
   assert.equal(lenient.code, 0, lenient.err);
 });
 
-test('a 500 whose Status has no reason (strict field validation): `Error from server: ...`, as kubectl; no reason made up', async (t) => {
+test('a 500 whose Status has no reason: `Error from server: ...`, as kubectl; no reason made up', async (t) => {
+  const kubectl = (p: string) => runCommand('kubectl', ['apply', '--server-side', '-f', p, '-n', 'team-a'], { env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: env.kubeconfig } });
+  // Injected: strict field validation's answer on a real server (issue 22).
   const message = 'failed to create typed patch object (team-a/reasonless; /v1, Kind=ConfigMap): .data.bogus: field not declared in schema';
   const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
+  const injected = file('reasonless.yaml', [cm('reasonless', { a: '1' })]);
+  // The local server's own: a value of the wrong type in the typed patch (recording 39).
+  const typed = file('typed.yaml', [{ apiVersion: 'demo.kdyn.dev/v1', kind: 'Rocket', metadata: { name: 'typed-rocket' }, spec: { stage: 'orbit', engines: 'two' } }]);
+  const typedDetail = 'failed to create typed patch object (team-a/typed-rocket; demo.kdyn.dev/v1, Kind=Rocket): .spec.engines: ';
   server.faults.add({ method: 'PATCH', path: /\/configmaps\/reasonless\?/, status: 500, headers: { 'content-type': 'application/json' }, body });
   try {
-    const p = file('reasonless.yaml', [cm('reasonless', { a: '1' })]);
-    const r = await kdyn(['apply', '-f', p, '-n', 'team-a']);
+    const r = await kdyn(['apply', '-f', injected, '-n', 'team-a']);
     assert.equal(r.code, 1);
-    assert.equal(r.err, `Error from server: error when applying configmap/reasonless from "${p}" document 1: ${message}\n1 object: 0 succeeded, 1 failed\n`);
+    assert.equal(r.err, `Error from server: error when applying configmap/reasonless from "${injected}" document 1: ${message}\n1 object: 0 succeeded, 1 failed\n`);
+    const ours = await kdyn(['apply', '-f', typed, '-n', 'team-a']);
+    assert.equal(ours.code, 1);
+    assert.ok(lines(ours.err)[0]!.startsWith(`Error from server: error when applying rocket.demo.kdyn.dev/typed-rocket from "${typed}" document 1: ${typedDetail}`), ours.err);
+
     if (!hasKubectl()) return t.skip('kubectl not found on PATH: comparison with kubectl apply --server-side skipped');
-    const kubectl = await runCommand('kubectl', ['apply', '--server-side', '-f', p, '-n', 'team-a'], { env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: env.kubeconfig } });
-    assert.equal(kubectl.code, 1);
-    assert.equal(kubectl.err, `Error from server: ${message}\n`);
+    const k1 = await kubectl(injected);
+    assert.equal(k1.code, 1);
+    assert.equal(k1.err, `Error from server: ${message}\n`);
+    const k2 = await kubectl(typed);
+    assert.equal(k2.code, 1);
+    assert.ok(k2.err.startsWith(`Error from server: ${typedDetail}`), k2.err);
   } finally {
     server.faults.clear();
   }
