@@ -39,18 +39,19 @@ async function both(args: string[]): Promise<{ kubectl: Run; kdyn: Run }> {
   return { kubectl: { ...kubectl, err: kubectl.err.replace(/^[EIW]\d{4} .*\n/gm, '') }, kdyn };
 }
 
-// [args, kdyn's whole stdout (the condition met lines plus its last-state lines)]
+// [args, kdyn's whole stdout (the condition met lines plus its last-state lines)]. The timeouts leave
+// room for a slow start on a loaded machine: the lists must be in before they expire.
 const CASES: Array<[string[], string]> = [
   // Only the object that did not meet the condition is named; the other is `condition met`.
-  [['cm', 'da', 'db', '-n', 'wk', '--for', 'jsonpath={.metadata.name}=da', '--timeout', '3s'], 'configmap/da condition met\nconfigmap/db: {.metadata.name}=db\n'],
+  [['cm', 'da', 'db', '-n', 'wk', '--for', 'jsonpath={.metadata.name}=da', '--timeout', '8s'], 'configmap/da condition met\nconfigmap/db: {.metadata.name}=db\n'],
   // A selector's timeout: one line per object, without `error: ` (kubectl's aggregate of errors).
-  [['cm', '-l', 'app=x', '-n', 'wk', '--for', 'jsonpath={.data.a}=1', '--timeout', '3s'], 'configmap/da: {.data.a} not found\nconfigmap/db: {.data.a} not found\n'],
+  [['cm', '-l', 'app=x', '-n', 'wk', '--for', 'jsonpath={.data.a}=1', '--timeout', '8s'], 'configmap/da: {.data.a} not found\nconfigmap/db: {.data.a} not found\n'],
   // An object already gone under --for delete prints nothing.
-  [['cm', 'gone', 'da', '-n', 'wk', '--for', 'delete', '--timeout', '3s'], /^configmap\/da: still exists \(resourceVersion \d+\)\n$/.source],
+  [['cm', 'gone', 'da', '-n', 'wk', '--for', 'delete', '--timeout', '8s'], /^configmap\/da: still exists \(resourceVersion \d+\)\n$/.source],
   [['cm', 'gone', '-n', 'wk', '--for', 'delete'], ''],
   // A custom resource: `rocket.demo.kdyn.dev/electron condition met`, but `on rockets/electron`.
   [['rockets.demo.kdyn.dev', 'electron', '-n', 'demo', '--for', 'create'], 'rocket.demo.kdyn.dev/electron condition met\n'],
-  [['rockets', 'electron', '-n', 'demo', '--for', 'condition=Ready', '--timeout', '3s'], 'rocket.demo.kdyn.dev/electron: no condition Ready\n'],
+  [['rockets', 'electron', '-n', 'demo', '--for', 'condition=Ready', '--timeout', '8s'], 'rocket.demo.kdyn.dev/electron: no condition Ready\n'],
   // --timeout 0 checks once.
   [['cm', 'da', 'db', '-n', 'wk', '--for', 'jsonpath={.data.a}=1', '--timeout', '0'], 'configmap/da: {.data.a} not found\nconfigmap/db: {.data.a} not found\n'],
   [['cm', 'da', '-n', 'wk', '--for', 'jsonpath={.metadata.name}=da', '--timeout', '0'], 'configmap/da condition met\n'],
