@@ -86,6 +86,18 @@ test('--timeout with --for: exit 1, the last state on stdout, the timeout on std
   assert.equal(r.err, 'timed out waiting for the condition on configmaps/stuck\ntimed out waiting for the condition on configmaps/nothere\n');
 });
 
+test('--for with --timeout 0 checks once: a list that fails is the answer (exit 1, its error), not retried forever', async () => {
+  env.server.faults.failNext({ status: 503, path: '/api/v1/namespaces/wf/configmaps' });
+  try {
+    const r = await runKdyn(['watch', 'configmap', 'stuck', '-n', 'wf', '--for', 'create', '--timeout', '0'], { env: kdynEnv(), cwd: env.dir });
+    assert.equal(r.code, 1);
+    assert.equal(r.err, 'Error from server (ServiceUnavailable): The server is currently unable to handle the request\n');
+    assert.equal(r.out, '');
+  } finally {
+    env.server.faults.clear();
+  }
+});
+
 test('--max-events and --timeout without --for end with 0; usage errors exit 2 before any request', async () => {
   const r = await runKdyn(['watch', 'configmaps', '-A', '-o', 'name', '--max-events', '2'], { env: kdynEnv(), cwd: env.dir });
   assert.equal(r.code, 0, r.err);

@@ -155,11 +155,12 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper, args.prog), opts.allNamespaces ? undefined : ctx.namespace()]);
 
   const ac = new AbortController();
-  let stopReason: 'timeout' | 'SIGINT' | 'SIGTERM' | 'done' | undefined;
+  let stopReason: 'timeout' | 'SIGINT' | 'SIGTERM' | 'done' | 'failed' | undefined;
   const stop = (why: NonNullable<typeof stopReason>) => {
     stopReason ??= why;
     ac.abort();
   };
+  let failure: unknown;
   const unlisten = io.onSignal?.((sig) => stop(sig));
   if (opts.timeoutMs !== undefined) ctx.clock.sleep(opts.timeoutMs, ac.signal).then(() => stop('timeout'), () => undefined);
 
@@ -188,6 +189,11 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
         clock: ctx.clock,
         logger: ctx.logger,
         onRetry: (r) => {
+          // --timeout 0 checks once: a failed list or watch is the answer, not something to retry.
+          if (opts.checkOnce) {
+            failure ??= r.error;
+            return stop('failed');
+          }
           if (r.failures > 1 || ctx.logger.enabled(1)) io.stderr.write(`Warning: watch of ${resourceLabel}: ${errorLine(r.error)}; retrying in ${(r.delayMs / 1000).toFixed(1)}s\n`);
         },
         // A 410 before any list (a watch from --resource-version): the relist prints every object as
@@ -219,7 +225,6 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   let received = 0;
   const printEvents = !opts.waitFor || opts.explicitFormat;
   let printed = 0;
-  let failure: unknown;
 
   const emit = (events: PrintedEvent[]) => {
     if (!printEvents || events.length === 0) return;
