@@ -7,10 +7,35 @@
  *   type and value compared case-insensitively, as kubectl);
  * - `jsonpath={EXPR}[=VALUE]`: the expression yields VALUE (as kubectl formats it), or anything
  *   when no value is given.
+ * `--for` may repeat: every condition must hold (kubectl wait takes one; kubernetes/kubernetes#95759).
+ * The report at the end is worded as kubectl wait's, which scripts grep (`configmap/x condition met`
+ * on stdout; `error: timed out waiting for the condition on configmaps/x` on stderr).
  */
 import { UsageError } from '../core/errors.js';
 import type { Unstructured } from '../core/unstructured.js';
 import { evaluatePath, formatGoValue } from '../printers/jsonpath.js';
+import { objectName, type GroupKind } from '../printers/name.js';
+import { parseDuration } from './duration.js';
+
+/** kubectl wait's default --timeout. */
+export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;
+/** What kubectl wait makes of a negative --timeout: a week. */
+export const NEGATIVE_WAIT_TIMEOUT_MS = 7 * 24 * 3600_000;
+
+/** --timeout with --for, as kubectl wait: unset 30 s, `0` checks once (returns 0), negative a week. */
+export function waitTimeoutMs(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_WAIT_TIMEOUT_MS;
+  const negative = value.trim().startsWith('-');
+  const ms = parseDuration(negative ? value.trim().slice(1) : value, 'timeout');
+  return negative && ms > 0 ? NEGATIVE_WAIT_TIMEOUT_MS : ms;
+}
+
+/** Every `--for` given; `delete` cannot be combined with another condition (it never could hold). */
+export function parseWaitFors(specs: readonly string[]): WaitCondition[] {
+  const conds = specs.map(parseWaitFor);
+  if (conds.length > 1 && conds.some((c) => c.kind === 'delete')) throw new UsageError('--for delete cannot be combined with another --for: a deleted object satisfies no other condition');
+  return conds;
+}
 
 export type WaitCondition =
   | { kind: 'delete' }
@@ -60,6 +85,11 @@ export function parseWaitFor(spec: string): WaitCondition {
     return { kind: 'jsonpath', expr, value };
   }
   throw new UsageError(`--for: unrecognized condition ${JSON.stringify(spec)}: use delete, create, condition=NAME[=VALUE] or jsonpath={EXPR}[=VALUE]`);
+}
+
+/** Whether the selected objects (the watch's current view) satisfy every condition. */
+export function allSatisfyAll(conds: readonly WaitCondition[], objects: readonly Unstructured[]): boolean {
+  return conds.every((c) => allSatisfy(c, objects));
 }
 
 /** Whether the selected objects (the watch's current view) satisfy the condition. */
@@ -115,4 +145,54 @@ function findCondition(obj: Unstructured, type: string): Record<string, unknown>
 
 function isScalar(v: unknown): boolean {
   return v === null || typeof v !== 'object';
+}
+
+/** One watched resource (one name, or a selector) as the wait saw it. */
+export interface WaitSubject {
+  /** The resource, without its group, as kubectl wait names objects (`widgets/w3`). */
+  resource: string;
+  gk: GroupKind;
+  name?: string;
+  /** The objects as they are now. */
+  objects: readonly Unstructured[];
+  /** Objects seen during the wait and gone since, in the order seen (what `--for delete` waited for). */
+  gone: readonly Unstructured[];
+}
+
+/** kubectl wait's stdout: `kind[.group]/name condition met` per object that satisfies every condition. */
+export function metLines(conds: readonly WaitCondition[], subjects: readonly WaitSubject[]): string {
+  let text = '';
+  for (const s of subjects) {
+    // An object already gone when the wait began prints nothing, as kubectl's.
+    const met = conds[0]?.kind === 'delete' ? s.gone : s.objects.filter((o) => conds.every((c) => satisfies(c, o)));
+    for (const o of met) text += `${objectName(o, s.gk)} condition met\n`;
+  }
+  return text;
+}
+
+/**
+ * The wait ended unmet (`checkedOnce`: --timeout 0): the last state of each object that does not
+ * satisfy every condition (stdout, kdyn's addition) and kubectl's error for each (stderr): one line
+ * `error: timed out waiting for the condition on configmaps/x`, or several without `error: `, as
+ * kubectl prints an aggregate of errors.
+ */
+export function unmetReport(conds: readonly WaitCondition[], subjects: readonly WaitSubject[], checkedOnce: boolean): { stdout: string; stderr: string } {
+  let stdout = '';
+  const names: string[] = [];
+  for (const s of subjects) {
+    if (s.objects.length === 0 && conds[0]?.kind !== 'delete') {
+      const label = s.name !== undefined ? `${s.resource}/${s.name}` : s.resource;
+      stdout += `${label}: not found\n`;
+      names.push(label);
+    }
+    for (const o of s.objects) {
+      const unmet = conds.filter((c) => !satisfies(c, o));
+      if (unmet.length === 0) continue;
+      stdout += `${objectName(o, s.gk)}: ${unmet.map((c) => observed(c, o)).join('; ')}\n`;
+      names.push(`${s.resource}/${o.metadata?.name ?? ''}`);
+    }
+  }
+  const lines = names.map((n) => (checkedOnce ? `condition not met for ${n}` : `timed out waiting for the condition on ${n}`));
+  const stderr = lines.length === 1 ? `error: ${lines[0]}\n` : lines.map((l) => `${l}\n`).join('');
+  return { stdout, stderr };
 }

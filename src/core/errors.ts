@@ -64,11 +64,19 @@ export class StatusError extends KdynError {
   }
 }
 
-/** kubectl's `Error from server (Reason): message` line (k8s.io/kubectl/pkg/cmd/util/helpers.go). */
+/**
+ * kubectl's `Error from server (Reason): message` line (k8s.io/kubectl/pkg/cmd/util/helpers.go), or
+ * `Error from server: message` when the Status has no reason (as a 500 from strict field validation:
+ * the reason is never made up from the HTTP code).
+ */
 export function formatStatusMessage(status: Status, httpStatus: number): string {
-  const reason = status.reason || reasonForCode(httpStatus);
   const msg = oneLine(status.message || `an error on the server ("${reasonForCode(httpStatus)}") has prevented the request from succeeding`);
-  return reason ? `Error from server (${reason}): ${msg}` : `Error from server: ${msg}`;
+  return `${errorFromServer(status)}: ${msg}`;
+}
+
+/** `Error from server (Reason)`, or `Error from server` for a Status without a reason. */
+export function errorFromServer(status: Status): string {
+  return status.reason ? `Error from server (${status.reason})` : 'Error from server';
 }
 
 const REASONS: Record<number, string> = {

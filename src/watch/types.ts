@@ -62,6 +62,19 @@ export interface WatchOptions {
   logger?: Logger;
   /** Called before each wait after a failure (connection lost, 5xx, 429, a broken stream). */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * Called when the server said 410 Expired and the watcher relists. After a list the events are
+   * the differences against what was emitted; before one (a watch from `resourceVersion`), every
+   * current object comes as ADDED.
+   */
+  onRelist?: (info: RelistInfo) => void;
+}
+
+export interface RelistInfo {
+  /** The 410 (an Error whose message is the server's). */
+  error: Error;
+  /** The resourceVersion that expired. */
+  resourceVersion?: string;
 }
 
 export interface RetryInfo {

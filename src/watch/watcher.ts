@@ -109,6 +109,7 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
         if (signal?.aborted) return;
         if (e instanceof Expired || (e instanceof StatusError && e.code === 410)) {
           this.logger.info(3, `watch ${this.describe()}: ${e.message}; relisting`, 'reflector.go:1');
+          this.opts.onRelist?.({ error: e, resourceVersion: this.rv });
           next = 'list';
           continue;
         }

@@ -69,13 +69,33 @@ test('a conflicting field manager: exit 1, the manager and field named, the othe
   const r = await kdyn(['apply', '-f', p, '-n', 'team-a']);
   assert.equal(r.code, 1);
   assert.deepEqual(lines(r.out), ['configmap/ok-1 serverside-applied', 'configmap/ok-2 serverside-applied']);
-  assert.match(r.err, new RegExp(`^Error from server \\(Conflict\\): error when applying configmap/shared from "${p}" document 2: Apply failed with 1 conflict: conflict with "other"( using v1)?: \\.data\\.k \\(rerun with --force-conflicts to take these fields over\\)\\n3 objects: 2 succeeded, 1 failed\\n$`));
+  assert.match(r.err, new RegExp(`^Error from server \\(Conflict\\): error when applying configmap/shared from "${p}" document 2: Apply failed with 1 conflict: conflict with "other": \\.data\\.k \\(rerun with --force-conflicts to take these fields over, or with --field-manager=other to apply as "other", which owns them\\)\\n3 objects: 2 succeeded, 1 failed\\n$`));
   assert.ok(stored('configmaps', 'team-a', 'ok-1') && stored('configmaps', 'team-a', 'ok-2'));
   assert.equal(stored('configmaps', 'team-a', 'shared')?.data.k, 'theirs');
 
   const forced = await kdyn(['apply', '-f', p, '-n', 'team-a', '--force-conflicts']);
   assert.equal(forced.code, 0, forced.err);
   assert.equal(stored('configmaps', 'team-a', 'shared')?.data.k, 'mine');
+});
+
+test('an object last applied by kubectl apply --server-side: the conflict says --force-conflicts or --field-manager=kubectl, which then applies', async (t) => {
+  const p = file('from-kubectl.yaml', [cm('from-kubectl', { k: 'kubectl' })]);
+  if (hasKubectl()) {
+    const kubectl = await runCommand('kubectl', ['apply', '--server-side', '-f', p, '-n', 'team-a'], { env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: env.kubeconfig } });
+    assert.equal(kubectl.code, 0, kubectl.err);
+  } else {
+    t.diagnostic('kubectl not found on PATH: the first apply is kdyn --field-manager=kubectl');
+    assert.equal((await kdyn(['apply', '-f', p, '-n', 'team-a', '--field-manager', 'kubectl'])).code, 0);
+  }
+  const mine = file('from-kdyn.yaml', [cm('from-kubectl', { k: 'kdyn' })]);
+  const r = await kdyn(['apply', '-f', mine, '-n', 'team-a']);
+  assert.equal(r.code, 1);
+  assert.equal(lines(r.err)[0], `Error from server (Conflict): error when applying configmap/from-kubectl from "${mine}" document 1: Apply failed with 1 conflict: conflict with "kubectl": .data.k (rerun with --force-conflicts to take these fields over, or with --field-manager=kubectl to apply as "kubectl", which owns them)`);
+  const shared = await kdyn(['apply', '-f', mine, '-n', 'team-a', '--field-manager=kubectl']);
+  assert.equal(shared.code, 0, shared.err);
+  const obj = stored('configmaps', 'team-a', 'from-kubectl');
+  assert.equal(obj?.data.k, 'kdyn');
+  assert.deepEqual(obj?.metadata.managedFields.map((m: { manager: string; operation: string }) => `${m.manager} ${m.operation}`), ['kubectl Apply'], 'one manager: kubectl\'s ownership continued, not a second owner');
 });
 
 test('--dry-run=server changes nothing on the server, and says so', async () => {
@@ -212,6 +232,36 @@ test('a CRD the server rejects: its own error, and its instances name it; an unk
   assert.match(strict.err, /^Error from server \(BadRequest\): error when applying rocket\.demo\.kdyn\.dev\/strict-rocket from .*: .*wings/);
   const lenient = await kdyn(['apply', '-f', file('strict.yaml', [rocket]), '-n', 'team-b', '--validate=false']);
   assert.equal(lenient.code, 0, lenient.err);
+});
+
+test('a 500 whose Status has no reason: `Error from server: ...`, as kubectl; no reason made up', async (t) => {
+  const kubectl = (p: string) => runCommand('kubectl', ['apply', '--server-side', '-f', p, '-n', 'team-a'], { env: { PATH: process.env.PATH, HOME: dir, KUBECONFIG: env.kubeconfig } });
+  // Injected: strict field validation's answer on a real server (issue 22).
+  const message = 'failed to create typed patch object (team-a/reasonless; /v1, Kind=ConfigMap): .data.bogus: field not declared in schema';
+  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
+  const injected = file('reasonless.yaml', [cm('reasonless', { a: '1' })]);
+  // The local server's own: a value of the wrong type in the typed patch (recording 39).
+  const typed = file('typed.yaml', [{ apiVersion: 'demo.kdyn.dev/v1', kind: 'Rocket', metadata: { name: 'typed-rocket' }, spec: { stage: 'orbit', engines: 'two' } }]);
+  const typedDetail = 'failed to create typed patch object (team-a/typed-rocket; demo.kdyn.dev/v1, Kind=Rocket): .spec.engines: ';
+  server.faults.add({ method: 'PATCH', path: /\/configmaps\/reasonless\?/, status: 500, headers: { 'content-type': 'application/json' }, body });
+  try {
+    const r = await kdyn(['apply', '-f', injected, '-n', 'team-a']);
+    assert.equal(r.code, 1);
+    assert.equal(r.err, `Error from server: error when applying configmap/reasonless from "${injected}" document 1: ${message}\n1 object: 0 succeeded, 1 failed\n`);
+    const ours = await kdyn(['apply', '-f', typed, '-n', 'team-a']);
+    assert.equal(ours.code, 1);
+    assert.ok(lines(ours.err)[0]!.startsWith(`Error from server: error when applying rocket.demo.kdyn.dev/typed-rocket from "${typed}" document 1: ${typedDetail}`), ours.err);
+
+    if (!hasKubectl()) return t.skip('kubectl not found on PATH: comparison with kubectl apply --server-side skipped');
+    const k1 = await kubectl(injected);
+    assert.equal(k1.code, 1);
+    assert.equal(k1.err, `Error from server: ${message}\n`);
+    const k2 = await kubectl(typed);
+    assert.equal(k2.code, 1);
+    assert.ok(k2.err.startsWith(`Error from server: ${typedDetail}`), k2.err);
+  } finally {
+    server.faults.clear();
+  }
 });
 
 test('SIGINT during --wait: the wait ends at once, the summary says interrupted, exit 130', async () => {

@@ -74,7 +74,7 @@ test('--for delete exits 0 once the object is gone', async () => {
   await cms.delete('doomed');
   const { code } = await k.exited;
   assert.equal(code, 0, k.err());
-  assert.equal(k.out(), 'configmaps/doomed condition met\n');
+  assert.equal(k.out(), 'configmap/doomed condition met\n', 'kind/name, as kubectl wait');
 });
 
 test('--timeout with --for: exit 1, the last state on stdout, the timeout on stderr', async () => {
@@ -82,7 +82,20 @@ test('--timeout with --for: exit 1, the last state on stdout, the timeout on std
   const r = await runKdyn(['watch', 'configmap', 'stuck', 'nothere', '-n', 'wf', '--for', 'jsonpath={.data.phase}=Ready', '--timeout', '1s'], { env: kdynEnv(), cwd: env.dir });
   assert.equal(r.code, 1);
   assert.equal(r.out, 'configmap/stuck: {.data.phase}=Pending\nconfigmaps/nothere: not found\n');
-  assert.equal(r.err, 'error: timed out waiting for the condition on configmaps/stuck\nerror: timed out waiting for the condition on configmaps/nothere\n');
+  // Two errors: one line each without `error: `, as kubectl prints an aggregate.
+  assert.equal(r.err, 'timed out waiting for the condition on configmaps/stuck\ntimed out waiting for the condition on configmaps/nothere\n');
+});
+
+test('--for with --timeout 0 checks once: a list that fails is the answer (exit 1, its error), not retried forever', async () => {
+  env.server.faults.failNext({ status: 503, path: '/api/v1/namespaces/wf/configmaps' });
+  try {
+    const r = await runKdyn(['watch', 'configmap', 'stuck', '-n', 'wf', '--for', 'create', '--timeout', '0'], { env: kdynEnv(), cwd: env.dir });
+    assert.equal(r.code, 1);
+    assert.equal(r.err, 'Error from server (ServiceUnavailable): The server is currently unable to handle the request\n');
+    assert.equal(r.out, '');
+  } finally {
+    env.server.faults.clear();
+  }
 });
 
 test('--max-events and --timeout without --for end with 0; usage errors exit 2 before any request', async () => {

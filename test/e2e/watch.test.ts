@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import type { LocalApiServer } from '../support/apiserver/server.js';
 import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import type { ResourceClient } from '../../src/dynamic/client.js';
+import { runKdyn } from '../support/cli.js';
 import { clientFor, envFor, parseJsonl, replay, serverState, sorted, startKdyn, type JsonlEvent } from './watch-helpers.js';
 
 let env: ServerEnv;
@@ -139,6 +140,27 @@ test('a 410 in the middle of a watch: kdyn relists and prints only what changed 
   assertNoRepeats(events);
   const lists = server.requestLog.filter((r) => r.path === `/api/v1/namespaces/${ns}/configmaps` && !/(^|&)watch=/.test(r.query));
   assert.ok(lists.length >= 2, `a relist after the 410 (requests: ${lists.length} lists)`);
+});
+
+test('an expired --resource-version: one warning says that the relist which follows prints every object as ADDED', async () => {
+  const { ns, cms } = await namespaceWith(2);
+  const rv = (await cms.patch('cm-0', { data: { v: '1' } }, 'merge')).metadata!.resourceVersion!;
+  await cms.patch('cm-1', { data: { v: '1' } }, 'merge');
+  server.store.compact();
+  const args = ['watch', 'configmaps', '-n', ns, '-o', 'jsonl', '--max-events', '2'];
+  const expired = await runKdyn([...args, '--resource-version', rv], { env: envFor(env.dir, env.kubeconfig), cwd: env.dir });
+  assert.equal(expired.code, 0, expired.err);
+  assert.deepEqual(parseJsonl(expired.out).map((e) => `${e.type} ${e.object.metadata!.name}`), ['ADDED cm-0', 'ADDED cm-1']);
+  assert.match(expired.err, new RegExp(`^Warning: watch of configmaps: --resource-version ${rv} has expired \\(too old resource version: ${rv} \\(\\d+\\)\\); relisting: what follows is every current object, printed as ADDED\n$`));
+
+  // A version still in the history: only the changes since, and no warning.
+  const recent = (await cms.patch('cm-0', { data: { v: '2' } }, 'merge')).metadata!.resourceVersion!;
+  await cms.patch('cm-1', { data: { v: '2' } }, 'merge');
+  await cms.patch('cm-0', { data: { v: '3' } }, 'merge');
+  const fresh = await runKdyn([...args, '--resource-version', recent], { env: envFor(env.dir, env.kubeconfig), cwd: env.dir });
+  assert.equal(fresh.code, 0, fresh.err);
+  assert.deepEqual(parseJsonl(fresh.out).map((e) => `${e.type} ${e.object.metadata!.name}`), ['MODIFIED cm-1', 'MODIFIED cm-0']);
+  assert.equal(fresh.err, '');
 });
 
 test('a server restart with a new history: kdyn reconnects, relists, and ends in the server state', async () => {

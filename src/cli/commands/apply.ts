@@ -6,7 +6,7 @@
  * exit 1 if any object failed, 130 after SIGINT and 143 after SIGTERM (no new request starts, the
  * ones in flight finish, the summary says what was done).
  */
-import { UsageError, StatusError } from '../../core/errors.js';
+import { UsageError, StatusError, errorFromServer } from '../../core/errors.js';
 import type { IO } from '../../core/io.js';
 import type { Unstructured } from '../../core/unstructured.js';
 import type { ParsedArgs } from '../spec.js';
@@ -139,7 +139,7 @@ export function objectRef(r: Pick<ApplyResult, 'mapping' | 'manifest' | 'sent'>)
 export function failureLine(r: ApplyResult): string {
   const e = r.error;
   const where = `${objectRef(r)} from ${describeOrigin(r.manifest)}`;
-  if (e instanceof StatusError) return `Error from server (${e.reason || 'Unknown'}): error when applying ${where}: ${failureReason(e)}`;
+  if (e instanceof StatusError) return `${errorFromServer(e.status)}: error when applying ${where}: ${failureReason(e)}`;
   if (e instanceof MappingError) return `error: ${failureReason(e)}`; // already names the object and its origin
   return `error: ${where}: ${failureReason(e)}`;
 }

@@ -5,17 +5,20 @@
  * all watchers are printed as they arrive (../../printers/watch.ts); a table prints each type's
  * initial list as one block, as kubectl does.
  *
- * Ends: `--timeout` (exit 0; with --for, 1 and the last state), `--max-events N` (0), `--for`
- * satisfied (0), for `get -w` the end of a watch request bounded by --request-timeout (0, as kubectl;
- * `kdyn watch` resumes after each such request instead), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
+ * Ends: `--timeout` (exit 0; with --for, 1 and the last state; --for's default is kubectl wait's
+ * 30 s, 0 checks once), `--max-events N` (0), every `--for` satisfied (0), for `get -w` the end of a
+ * watch request bounded by --request-timeout (0, as kubectl; `kdyn watch` resumes after each such
+ * request instead), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
  * both; 128+signal lets a script tell an interrupt from a failure), a closed stdout (0, quietly:
  * src/cli/stdio.ts). An error that stops a watcher (401, 403, a bad selector) exits 1 after the
- * output so far.
+ * output so far. A type that goes away (its CRD deleted: 404 once it had been listed) ends its own
+ * stream after the DELETED events, with one stderr line; the other types go on, and when none is
+ * left the watch exits 0, as kubectl get -w after the DELETED rows (1 with an unmet --for).
  */
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { UsageError } from '../../core/errors.js';
+import { StatusError, UsageError, oneLine } from '../../core/errors.js';
 import type { Unstructured } from '../../core/unstructured.js';
 import type { Table } from '../../core/table.js';
 import { parseGetArgs, resolveGetArgs } from '../get-args.js';
@@ -24,8 +27,8 @@ import { INITIAL_EVENTS_END, type WatchEvent } from '../../watch/types.js';
 import { Watcher } from '../../watch/watcher.js';
 import { mergeIterables } from '../../watch/merge.js';
 import { WATCH_FORMATS, createWatchPrinter, type PrintedEvent, type WatchFormat } from '../../printers/watch.js';
-import { objectName, type GroupKind } from '../../printers/name.js';
-import type { WaitCondition } from '../watch-for.js';
+import type { GroupKind } from '../../printers/name.js';
+import type { WaitCondition, WaitSubject } from '../watch-for.js';
 import { compileValueTemplate, readTemplate, withTemplate } from '../output-template.js';
 import { ALLOWED_FORMATS, parseOutputFormat, type OutputFormat } from '../../printers/index.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../young-gen-cap.js';
@@ -44,10 +47,13 @@ interface Options {
   fieldSelector?: string;
   resourceVersion?: string;
   timeoutMs?: number;
+  /** --for with --timeout 0: check once the lists are in, then end (kubectl wait's `condition not met`). */
+  checkOnce: boolean;
   /** --request-timeout: each watch request's time limit. */
   requestTimeoutMs?: number;
   maxEvents?: number;
-  waitFor?: WaitCondition;
+  /** Every --for given (all must hold). */
+  waitFor?: WaitCondition[];
   wait?: WaitFor;
   noHeaders: boolean;
   showManagedFields: boolean;
@@ -70,15 +76,17 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Pro
     render = await compileValueTemplate(parsed, (await readTemplate(parsed, io)) ?? '', f['allow-missing-template-keys'] !== false);
     format = 'template';
   }
-  const wait = str(f.for) !== undefined ? await import('../watch-for.js') : undefined;
-  const waitFor = wait?.parseWaitFor(str(f.for)!);
+  const forSpecs = Array.isArray(f.for) ? f.for : [];
+  const wait = forSpecs.length > 0 ? await import('../watch-for.js') : undefined;
+  const waitFor = wait?.parseWaitFors(forSpecs);
   if (waitFor && (format === 'table' || format === 'wide') && output !== undefined) {
     throw new UsageError('--for prints objects: -o must be one of name, json, yaml, jsonl');
   }
   const maxEvents = typeof f['max-events'] === 'number' ? f['max-events'] : undefined;
   if (maxEvents !== undefined && (maxEvents < 1 || !Number.isInteger(maxEvents))) throw new UsageError(`--max-events must be a positive integer (got ${maxEvents})`);
   const timeout = str(f.timeout);
-  const timeoutMs = timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
+  // With --for, kubectl wait's --timeout: 30 s when unset, 0 = check once, negative = a week.
+  const timeoutMs = wait ? wait.waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
   const requestTimeoutMs = parseDuration(String(f['request-timeout'] ?? '0'), 'request-timeout');
   const chunk = typeof f['chunk-size'] === 'number' ? f['chunk-size'] : 500;
   return {
@@ -91,6 +99,7 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Pro
     fieldSelector: str(f['field-selector']),
     resourceVersion: str(f['resource-version']),
     timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
+    checkOnce: wait !== undefined && timeoutMs === 0,
     requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
     maxEvents,
     waitFor,
@@ -117,10 +126,16 @@ function templateFormat(output: string | undefined): Extract<OutputFormat, { typ
 interface Source {
   watcher: Watcher<Unstructured> | Watcher<Table>;
   gk: GroupKind;
-  /** `crontabs.stable.example.com/ct1` or `crontabs.stable.example.com` (for messages). */
-  label: string;
+  /** `crontabs.stable.example.com` (for messages). */
+  type: string;
+  /** `crontabs`: how kubectl wait names the resource. */
+  resource: string;
   name?: string;
+  /** With --for: every object seen, by namespace/name (to tell what --for delete saw go). */
+  seen: Map<string, Unstructured>;
   synced: boolean;
+  /** A (re)list completed: the events are differences against a full list from now on. */
+  listed: boolean;
   /** Table formats: the initial list, printed as one block once it is complete. */
   initial: PrintedEvent[];
 }
@@ -140,11 +155,12 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper, args.prog), opts.allNamespaces ? undefined : ctx.namespace()]);
 
   const ac = new AbortController();
-  let stopReason: 'timeout' | 'SIGINT' | 'SIGTERM' | 'done' | undefined;
+  let stopReason: 'timeout' | 'SIGINT' | 'SIGTERM' | 'done' | 'failed' | undefined;
   const stop = (why: NonNullable<typeof stopReason>) => {
     stopReason ??= why;
     ac.abort();
   };
+  let failure: unknown;
   const unlisten = io.onSignal?.((sig) => stop(sig));
   if (opts.timeoutMs !== undefined) ctx.clock.sleep(opts.timeoutMs, ac.signal).then(() => stop('timeout'), () => undefined);
 
@@ -156,6 +172,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     const gk = { group: req.mapping.gvk.group, kind: req.mapping.gvk.kind };
     const resourceLabel = req.mapping.gvr.group ? `${req.mapping.gvr.resource}.${req.mapping.gvr.group}` : req.mapping.gvr.resource;
     for (const name of req.names.length > 0 ? req.names : [undefined]) {
+      const index = sources.length;
       const watcher = new Watcher<Unstructured | Table>(handle, {
         name,
         labelSelector: opts.labelSelector,
@@ -172,10 +189,24 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
         clock: ctx.clock,
         logger: ctx.logger,
         onRetry: (r) => {
+          // --timeout 0 checks once: a failed list or watch is the answer, not something to retry.
+          if (opts.checkOnce) {
+            failure ??= r.error;
+            return stop('failed');
+          }
           if (r.failures > 1 || ctx.logger.enabled(1)) io.stderr.write(`Warning: watch of ${resourceLabel}: ${errorLine(r.error)}; retrying in ${(r.delayMs / 1000).toFixed(1)}s\n`);
         },
+        // A 410 before any list (a watch from --resource-version): the relist prints every object as
+        // ADDED, which a script asking for the changes since RV could not tell from creations. (After
+        // a list, a relist prints only the differences: nothing to say.)
+        onRelist: (r) => {
+          if (sources[index]!.listed) return;
+          out.flush();
+          const which = r.resourceVersion === opts.resourceVersion ? `--resource-version ${r.resourceVersion}` : `resourceVersion ${r.resourceVersion}`;
+          io.stderr.write(`Warning: watch of ${resourceLabel}: ${which} has expired (${expiredText(r.error)}); relisting: what follows is every current object, printed as ADDED\n`);
+        },
       }) as Watcher<Unstructured> | Watcher<Table>;
-      sources.push({ watcher, gk, label: name !== undefined ? `${resourceLabel}/${name}` : resourceLabel, name, synced: opts.resourceVersion !== undefined, initial: [] });
+      sources.push({ watcher, gk, type: resourceLabel, resource: req.mapping.gvr.resource, name, seen: new Map(), synced: opts.resourceVersion !== undefined, listed: false, initial: [] });
     }
   }
 
@@ -194,7 +225,6 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   let received = 0;
   const printEvents = !opts.waitFor || opts.explicitFormat;
   let printed = 0;
-  let failure: unknown;
 
   const emit = (events: PrintedEvent[]) => {
     if (!printEvents || events.length === 0) return;
@@ -202,20 +232,33 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   };
   const satisfied = (): boolean => {
     if (!opts.waitFor || !sources.every((s) => s.synced)) return false;
-    return sources.every((s) => opts.wait!.allSatisfy(opts.waitFor!, [...(s.watcher as Watcher<Unstructured>).objects()]));
+    return sources.every((s) => opts.wait!.allSatisfyAll(opts.waitFor!, [...(s.watcher as Watcher<Unstructured>).objects()]));
   };
+  const checkedOnce = (): boolean => opts.checkOnce && sources.every((s) => s.synced);
 
   try {
     if (satisfied()) stop('done');
-    for await (const { source, value: ev } of mergeIterables<WatchEvent<Unstructured | Table>>(sources.map((s) => s.watcher as AsyncIterable<WatchEvent<Unstructured | Table>>))) {
+    else if (checkedOnce()) stop('timeout');
+    const gone = new Set<string>();
+    const onGone = (s: Source, e: StatusError) => {
+      if (gone.has(s.type)) return;
+      gone.add(s.type);
+      out.flush();
+      io.stderr.write(`Warning: watch of ${s.type} ended: the resource type is no longer served (${oneLine(e.status.message ?? e.message)})\n`);
+    };
+    for await (const { source, value: ev } of mergeIterables(sources.map((s) => untilGone(s, onGone)))) {
       const s = sources[source]!;
       if ((++received & 1023) === 0) capYoungGeneration();
       if (ev.type === 'BOOKMARK') {
-        if (!s.synced && (ev.object.metadata as Unstructured['metadata'])?.annotations?.[INITIAL_EVENTS_END] === 'true') {
-          s.synced = true;
-          emit(s.initial.splice(0));
+        if ((ev.object.metadata as Unstructured['metadata'])?.annotations?.[INITIAL_EVENTS_END] === 'true') {
+          s.listed = true;
+          if (!s.synced) {
+            s.synced = true;
+            emit(s.initial.splice(0));
+          }
         }
       } else {
+        if (opts.waitFor && ev.type !== 'DELETED') s.seen.set(keyOf(ev.object as Unstructured), ev.object as Unstructured);
         const e: PrintedEvent = { type: ev.type, object: ev.object, gk: s.gk };
         if (table && !s.synced) s.initial.push(e);
         else emit([e]);
@@ -223,6 +266,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
         if (opts.maxEvents !== undefined && printed >= opts.maxEvents) stop('done');
       }
       if (satisfied()) stop('done');
+      else if (checkedOnce()) stop('timeout');
       if (ac.signal.aborted) break;
     }
   } catch (e) {
@@ -234,12 +278,16 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   for (const s of sources) emit(s.initial.splice(0));
 
   let code = 0;
+  // Every stream ended (their types went away) before --for was met.
+  if (opts.waitFor && stopReason === undefined && failure === undefined) code = 1;
   if (opts.waitFor) {
-    if (stopReason === 'done') out.write(metLines(opts.waitFor, sources));
+    const subjects = sources.map(waitSubject);
+    if (stopReason === 'done') out.write(opts.wait!.metLines(opts.waitFor, subjects));
     else if (stopReason === 'timeout' && failure === undefined) {
-      out.write(lastStateLines(opts.wait!, opts.waitFor, sources));
+      const report = opts.wait!.unmetReport(opts.waitFor, subjects, opts.checkOnce);
+      out.write(opts.wait!.metLines(opts.waitFor, subjects) + report.stdout);
       out.flush();
-      for (const s of sources) io.stderr.write(`error: timed out waiting for the condition on ${s.label}\n`);
+      io.stderr.write(report.stderr);
       code = 1;
     }
   }
@@ -249,28 +297,38 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   return code;
 }
 
-/** kubectl wait's success lines: `kind/name condition met`. */
-function metLines(cond: WaitCondition, sources: Source[]): string {
-  let text = '';
-  for (const s of sources) {
-    if (cond.kind === 'delete') {
-      if (s.name !== undefined) text += `${s.label} condition met\n`;
-      continue;
+/**
+ * A source's events. A 404 once the type had been served (a list or an event came) means the type is
+ * gone, as when its CustomResourceDefinition is deleted: `onGone` is told and this stream ends alone.
+ */
+async function* untilGone(s: Source, onGone: (s: Source, e: StatusError) => void): AsyncGenerator<WatchEvent<Unstructured | Table>> {
+  let served = false;
+  try {
+    for await (const ev of s.watcher as AsyncIterable<WatchEvent<Unstructured | Table>>) {
+      served = true;
+      yield ev;
     }
-    for (const o of (s.watcher as Watcher<Unstructured>).objects()) text += `${objectName(o, s.gk)} condition met\n`;
+  } catch (e) {
+    if (!served || !(e instanceof StatusError) || e.code !== 404) throw e;
+    onGone(s, e);
   }
-  return text;
 }
 
-/** At a timeout: each object that does not satisfy the condition, with what it shows instead. */
-function lastStateLines({ satisfies, observed }: WaitFor, cond: WaitCondition, sources: Source[]): string {
-  let text = '';
-  for (const s of sources) {
-    const objs = [...(s.watcher as Watcher<Unstructured>).objects()];
-    if (objs.length === 0 && cond.kind !== 'delete') text += `${s.label}: not found\n`;
-    for (const o of objs) if (!satisfies(cond, o)) text += `${objectName(o, s.gk)}: ${observed(cond, o)}\n`;
-  }
-  return text;
+/** A source as --for's report sees it. */
+function waitSubject(s: Source): WaitSubject {
+  const objects = [...(s.watcher as Watcher<Unstructured>).objects()];
+  const present = new Set(objects.map(keyOf));
+  const gone = [...s.seen.entries()].filter(([key]) => !present.has(key)).map(([, o]) => o);
+  return { resource: s.resource, gk: s.gk, name: s.name, objects, gone };
+}
+
+function keyOf(o: Unstructured): string {
+  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+}
+
+/** The server's words for a 410 (`too old resource version: 5 (12)`). */
+function expiredText(e: Error): string {
+  return e instanceof StatusError ? (e.status.message ?? e.message) : e.message;
 }
 
 function errorLine(e: unknown): string {

@@ -1,12 +1,14 @@
 /**
  * What apiextensions-apiserver's controllers do for CustomResourceDefinitions: validate names,
  * establish a new CRD (NamesAccepted + Established, acceptedNames) after a configurable delay and
- * tell the Catalog; on delete, remove every instance and tell the Catalog.
+ * tell the Catalog; on delete, remove every instance (watches see them DELETED), end the resource's
+ * watch streams (its storage is gone) and tell the Catalog.
  */
 import type { Clock } from './clock.js';
 import type { Catalog, Obj } from './types.js';
 import type { Store } from './storage.js';
 import type { Target } from './objects.js';
+import type { Watches } from './watch.js';
 import { invalidError } from './objects.js';
 import { normalizeForStorage, rfc3339 } from './meta.js';
 import { updateManagedFields } from './managed-fields.js';
@@ -19,6 +21,8 @@ export interface CrdControllerOptions {
   catalog: Catalog;
   clock: Clock;
   establishDelayMs: number;
+  /** The open watch streams: those of a deleted CRD's resource end. */
+  watches?: Pick<Watches, 'closeResource'>;
 }
 
 export class CrdController {
@@ -70,6 +74,7 @@ export class CrdController {
     this.pending.get(crd.metadata.name)?.abort();
     this.pending.delete(crd.metadata.name);
     this.o.store.deleteAll(crd.spec.group, crd.spec.names.plural);
+    this.o.watches?.closeResource(crd.spec.group, crd.spec.names.plural);
     this.o.catalog.crdChanged(crd, true);
   }
 

@@ -151,7 +151,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     [token, { name: 'admin', readOnly: false }],
     [readOnlyToken, { name: 'viewer', readOnly: true }],
   ]);
-  const crds = new CrdController({ store, catalog, clock, establishDelayMs: options.crdEstablishDelayMs ?? 0 });
+  const crds = new CrdController({ store, catalog, clock, establishDelayMs: options.crdEstablishDelayMs ?? 0, watches });
   let ipCounter = 1;
   const nextClusterIP = (): string => {
     const n = ipCounter++;

@@ -11,7 +11,8 @@
  * - Table or PartialObjectMetadata objects when the Accept header asks for them (`kubectl get -w`):
  *   the first Table carries the column definitions, later ones `null`.
  * Streams end after `timeoutSeconds` (default 1800), when the client goes away, on `closeAll()` (a
- * restart), or by an injected fault (after N events or after a time).
+ * restart), when the CRD of their resource is deleted (after the instances' DELETED events), or by an
+ * injected fault (after N events or after a time).
  */
 import type { Obj } from './types.js';
 import type { Backend, ResourceRequest, Target } from './objects.js';
@@ -49,7 +50,8 @@ const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /** The open watch streams and their settings. */
 export class Watches {
-  private open = new Set<() => void>();
+  /** Each open stream's close function, and the `group/resource` it watches. */
+  private open = new Map<() => void, string>();
   /** Interval of periodic BOOKMARK events (kube-apiserver: about a minute). */
   bookmarkIntervalMs = 60_000;
 
@@ -60,11 +62,16 @@ export class Watches {
 
   /** Ends every open stream (as a restarting server drops its connections). */
   closeAll(): void {
-    for (const close of [...this.open]) close();
+    for (const close of [...this.open.keys()]) close();
   }
 
-  track(close: () => void): () => void {
-    this.open.add(close);
+  /** Ends the streams of one resource (its CRD was deleted: the storage behind them is gone). */
+  closeResource(group: string, resource: string): void {
+    for (const [close, id] of [...this.open]) if (id === `${group}/${resource}`) close();
+  }
+
+  track(close: () => void, id: string): () => void {
+    this.open.set(close, id);
     return () => this.open.delete(close);
   }
 }
@@ -158,7 +165,7 @@ export function handleWatch(b: Backend, t: Target, req: ResourceRequest): Stream
         untrack();
         sink.end();
       };
-      const untrack = watches.track(close);
+      const untrack = watches.track(close, `${t.group}/${t.resource}`);
       const send = (type: string, objectJson: string): void => {
         if (closed) return;
         sink.write(`{"type":"${type}","object":${objectJson}}\n`);

@@ -128,7 +128,7 @@ test('conflict (recording 36): failed, the manager and the field named, the --fo
   const r = await apply([crontab(7)], { fieldManager: 'other' });
   assert.equal(r.failed, 1);
   assert.equal(seen.at(-1)!.query, 'fieldManager=other&fieldValidation=Strict&force=false');
-  assert.equal(failureReason(r.results[0]!.error), 'Apply failed with 1 conflict: conflict with "kdyn": .spec.replicas (rerun with --force-conflicts to take these fields over)');
+  assert.equal(failureReason(r.results[0]!.error), 'Apply failed with 1 conflict: conflict with "kdyn": .spec.replicas (rerun with --force-conflicts to take these fields over, or with --field-manager=kdyn to apply as "kdyn", which owns them)');
   answer(37);
   const f = await apply([crontab(7)], { fieldManager: 'other', force: true });
   assert.equal(f.succeeded, 1);
@@ -139,7 +139,10 @@ test('several conflicts: one line, grouped by manager', () => {
   const e = loadExchange(36).json as { details: { causes: unknown[] } };
   e.details.causes.push({ reason: 'FieldManagerConflict', message: 'conflict with "kdyn"', field: '.spec.cronSpec' }, { reason: 'FieldManagerConflict', message: 'conflict with "helm" using v1', field: '.spec.image' });
   const msg = failureReason(new StatusError(e as never, 409));
-  assert.equal(msg, 'Apply failed with 3 conflicts: conflict with "kdyn": .spec.replicas, .spec.cronSpec; conflict with "helm" using v1: .spec.image (rerun with --force-conflicts to take these fields over)');
+  assert.equal(msg, 'Apply failed with 3 conflicts: conflict with "kdyn": .spec.replicas, .spec.cronSpec; conflict with "helm" using v1: .spec.image (rerun with --force-conflicts to take these fields over)', 'two managers: no --field-manager to offer');
+  const update = loadExchange(36).json as { details: { causes: Array<{ message: string }> } };
+  update.details.causes[0]!.message = 'conflict with "helm" using v1';
+  assert.match(failureReason(new StatusError(update as never, 409)), /\(rerun with --force-conflicts to take these fields over\)$/, 'an Update manager is not an applier to apply as');
 });
 
 test('server dry run (recording 38): dryRun=All, in kubectl\'s (sorted) order; the result is marked', async () => {

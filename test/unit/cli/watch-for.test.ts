@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../../src/core/errors.js';
-import { allSatisfy, observed, parseWaitFor, satisfies } from '../../../src/cli/watch-for.js';
+import { NEGATIVE_WAIT_TIMEOUT_MS, allSatisfy, allSatisfyAll, metLines, observed, parseWaitFor, parseWaitFors, satisfies, unmetReport, waitTimeoutMs, type WaitSubject } from '../../../src/cli/watch-for.js';
 
 test('parseWaitFor: the forms kubectl wait accepts', () => {
   const cases: Array<[string, unknown]> = [
@@ -48,4 +48,47 @@ test('satisfies / allSatisfy / observed', () => {
   assert.equal(observed(phase, pod('True', 'Pending')), '{.status.phase}=Pending');
   assert.equal(observed(readyTrue, pod('False')), 'condition ready=False (R)');
   assert.equal(observed(parseWaitFor('condition=Other'), pod('False')), 'no condition Other');
+});
+
+test('waitTimeoutMs: kubectl wait\'s --timeout (unset 30 s, 0 checks once, negative a week)', () => {
+  const cases: Array<[string | undefined, number]> = [[undefined, 30_000], ['0', 0], ['0s', 0], ['2s', 2000], ['1m30s', 90_000], ['-1s', NEGATIVE_WAIT_TIMEOUT_MS], ['-5m', NEGATIVE_WAIT_TIMEOUT_MS]];
+  for (const [value, want] of cases) assert.equal(waitTimeoutMs(value), want, String(value));
+  assert.equal(NEGATIVE_WAIT_TIMEOUT_MS, 7 * 24 * 3600 * 1000);
+  assert.throws(() => waitTimeoutMs('soon'), UsageError);
+});
+
+test('parseWaitFors: several conditions, all must hold; delete combines with none', () => {
+  const conds = parseWaitFors(['jsonpath={.data.a}=1', 'condition=Ready']);
+  const obj = (a: string, ready: string) => ({ metadata: { name: 'x' }, data: { a }, status: { conditions: [{ type: 'Ready', status: ready }] } });
+  assert.equal(allSatisfyAll(conds, [obj('1', 'True')]), true);
+  assert.equal(allSatisfyAll(conds, [obj('1', 'False')]), false);
+  assert.equal(allSatisfyAll(conds, [obj('2', 'True')]), false);
+  assert.throws(() => parseWaitFors(['delete', 'create']), /--for delete cannot be combined/);
+  assert.equal(parseWaitFors(['delete']).length, 1);
+});
+
+test('metLines / unmetReport: kubectl wait\'s words; only unmet objects named; one error with `error: `, several without', () => {
+  const cm = (name: string, phase?: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', resourceVersion: '7' }, data: phase ? { phase } : {} });
+  const w3 = { apiVersion: 'group.example.com/v1', kind: 'Widget', metadata: { name: 'w3' } };
+  const ready = [parseWaitFor('jsonpath={.data.phase}=Ready')];
+  const cms: WaitSubject = { resource: 'configmaps', gk: { group: '', kind: 'ConfigMap' }, objects: [cm('a', 'Ready'), cm('b', 'Pending')], gone: [] };
+  const widgets: WaitSubject = { resource: 'widgets', gk: { group: 'group.example.com', kind: 'Widget' }, name: 'w3', objects: [w3], gone: [] };
+  const missing: WaitSubject = { resource: 'configmaps', gk: { group: '', kind: 'ConfigMap' }, name: 'later', objects: [], gone: [] };
+
+  assert.equal(metLines(ready, [cms]), 'configmap/a condition met\n');
+  assert.deepEqual(unmetReport(ready, [cms], false), { stdout: 'configmap/b: {.data.phase}=Pending\n', stderr: 'error: timed out waiting for the condition on configmaps/b\n' });
+  assert.deepEqual(unmetReport(ready, [widgets, missing], false), {
+    stdout: 'widget.group.example.com/w3: {.data.phase} not found\nconfigmaps/later: not found\n',
+    stderr: 'timed out waiting for the condition on widgets/w3\ntimed out waiting for the condition on configmaps/later\n',
+  });
+  assert.equal(unmetReport(ready, [cms], true).stderr, 'error: condition not met for configmaps/b\n');
+
+  const del = [parseWaitFor('delete')];
+  const deleted: WaitSubject = { resource: 'configmaps', gk: { group: '', kind: 'ConfigMap' }, objects: [], gone: [cm('d1'), cm('d2')] };
+  const neverThere: WaitSubject = { resource: 'configmaps', gk: { group: '', kind: 'ConfigMap' }, name: 'gone', objects: [], gone: [] };
+  assert.equal(metLines(del, [deleted, neverThere]), 'configmap/d1 condition met\nconfigmap/d2 condition met\n', 'nothing for an object already gone');
+  assert.deepEqual(unmetReport(del, [neverThere, { ...neverThere, name: 'stays', objects: [cm('stays')] }], false), {
+    stdout: 'configmap/stays: still exists (resourceVersion 7)\n',
+    stderr: 'error: timed out waiting for the condition on configmaps/stays\n',
+  });
 });

@@ -20,6 +20,13 @@ describe('statusError', () => {
     assert.equal(e.status.details!.name, 'x');
   });
 
+  test('a Status without a reason: `Error from server: message`, none made up from the HTTP code', () => {
+    const message = 'failed to create typed patch object (default/x; /v1, Kind=ConfigMap): .data.bogus: field not declared in schema';
+    const e = statusError(res(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', message, code: 500 }));
+    assert.equal(e.message, `Error from server: ${message}`);
+    assert.equal(e.code, 500);
+  });
+
   test('Unauthorized reads as kubectl\'s login message', () => {
     assert.equal(statusError(res(401, { kind: 'Status', status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 })).message, 'error: You must be logged in to the server (Unauthorized)');
     assert.equal(statusError(res(401, '')).message, 'error: You must be logged in to the server (the server has asked for the client to provide credentials)');
