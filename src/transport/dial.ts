@@ -8,9 +8,13 @@
  *   the chain before the socket is handed out. A chain it cannot fully decide (intermediates, name
  *   constraints, other critical extensions, ...) switches the dialer to `openssl` for good and the
  *   connection is made again.
- * - `openssl`: the kubeconfig's CA as `ca`, `rejectUnauthorized`, the name checked by Go's rules.
+ * - `openssl`: the kubeconfig's CA as `ca` (every certificate of it a trust anchor); OpenSSL's verdict
+ *   is read from the socket, then the Go rules OpenSSL lacks are applied to the chain it verified:
+ *   the name by type from the DER, only Go-CAs sign, no SHA-1 (./tls-verify.ts).
  * - `node` (no CA: the system roots): the same with Node's default roots.
  * - `none`: `insecure-skip-tls-verify`.
+ * Node's own `rejectUnauthorized`/`checkServerIdentity` are not used: kdyn's checks decide, in every
+ * mode, before anything is written.
  * Nothing is written on a connection before its server passed: a failed check destroys the socket
  * before one request byte. With a client certificate, the client's handshake flight that carries it
  * is held back (./gate.ts) until the server passed.
@@ -22,9 +26,10 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
+import { checkKeyPair } from './client-key.js';
 import { ClientFlightGate } from './gate.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
-import { checkName, fastVerify, parseCaBundle } from './tls-verify.js';
+import { checkName, fastVerify, goChainProblem, parseCaBundle } from './tls-verify.js';
 
 export type Verification = 'js' | 'openssl' | 'node' | 'none';
 
@@ -93,7 +98,7 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     };
   }
 
-  const servername = tls.serverName || sni(host);
+  const servername = sni(tls.serverName || host);
   const verifyName = tls.serverName || host;
   const anchors = !tls.insecure && tls.caData ? parseCaBundle(tls.caData) : undefined;
   const cert = o.cert ?? clientCert(tls);
@@ -101,7 +106,6 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
 
   const raw = (): Promise<Socket> =>
     proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts) : tcp(host, port, timeouts.dialMs);
-  const goName = (_host: string, peer: { raw?: Buffer }): Error | undefined => (peer.raw ? checkName(new X509Certificate(peer.raw), verifyName) : undefined);
 
   /** The JS verdict on the connected (or, in TLS 1.2, half-connected) server. */
   const judgeJs = (s: TLSSocket): Error | 'openssl' | undefined => {
@@ -118,35 +122,44 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     }
   };
 
-  /** TLS 1.2 with a held client flight: OpenSSL has checked the server's chain; ask for its verdict. */
-  const judgeOpenSslEarly = (s: TLSSocket): Error | undefined => {
+  /**
+   * OpenSSL has checked the server's chain (at secureConnect, or in TLS 1.2 when the client's flight
+   * is held): Go's name check, then the Go rules OpenSSL lacks on the chain it built, then its verdict.
+   */
+  const judgeOpenSsl = (s: TLSSocket): Error | undefined => {
     const handle = (s as unknown as { _handle?: { verifyError?: () => Error | null } })._handle;
     if (typeof handle?.verifyError !== 'function') {
-      return Object.assign(new Error('cannot verify a TLS 1.2 server before sending the client certificate on this Node.js version'), { code: 'ERR_KDYN_TLS_EARLY_VERIFY' });
+      return Object.assign(new Error('cannot read OpenSSL\'s verdict on the server on this Node.js version'), { code: 'ERR_KDYN_TLS_EARLY_VERIFY' });
     }
-    const err = handle.verifyError();
-    if (err) return err;
-    return goName(verifyName, s.getPeerCertificate(false) ?? {});
+    const chain = peerChain(s);
+    if (!chain[0]) return Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    return checkName(chain[0], verifyName) ?? goChainProblem(chain) ?? handle.verifyError() ?? undefined;
   };
 
   const connectWith = async (m: Verification): Promise<TLSSocket | 'openssl'> => {
+    if (cert) checkKeyPair(cert);
     const socket = await raw();
     const gate = cert && m !== 'none' ? new ClientFlightGate(socket) : undefined;
     const opts: ConnectionOptions = { socket: gate ?? socket, ...(servername ? { servername } : {}) };
     if (cert) Object.assign(opts, { cert: cert.cert, key: cert.key });
-    if (m === 'js') Object.assign(opts, { ca: [], rejectUnauthorized: false });
-    else if (m === 'none') opts.rejectUnauthorized = false;
+    // kdyn judges every verifying mode itself (below), so Node never rejects on its own.
+    opts.rejectUnauthorized = false;
+    if (m === 'js') opts.ca = [];
     // Any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
-    else Object.assign(opts, { ...(m === 'openssl' ? { ca: tls.caData, allowPartialTrustChain: true } : {}), rejectUnauthorized: true, checkServerIdentity: goName });
+    if (m === 'openssl') Object.assign(opts, { ca: tls.caData, allowPartialTrustChain: true });
     const s = tlsConnect(opts);
     if (gate) keepRefsInStep(s, socket);
-    const judge = (early: boolean): Error | 'openssl' | undefined => (m === 'js' ? judgeJs(s) : early ? judgeOpenSslEarly(s) : undefined);
-    return handshake(s, timeouts.tlsHandshakeMs, {
-      gate,
-      // TLS 1.2: the held flight is the answer to the server's; judge now (TLS 1.3 waits for secureConnect).
-      onHeld: () => (s.getProtocol() === 'TLSv1.2' ? judge(true) : 'wait'),
-      onSecure: () => judge(false),
-    });
+    const judge = (): Error | 'openssl' | undefined => (m === 'js' ? judgeJs(s) : m === 'none' ? undefined : judgeOpenSsl(s));
+    try {
+      return await handshake(s, timeouts.tlsHandshakeMs, {
+        gate,
+        // TLS 1.2: the held flight is the answer to the server's; judge now (TLS 1.3 waits for secureConnect).
+        onHeld: () => (s.getProtocol() === 'TLSv1.2' ? judge() : 'wait'),
+        onSecure: judge,
+      });
+    } catch (e) {
+      throw NOT_TLS.has((e as NodeJS.ErrnoException).code ?? '') ? await notTlsError(raw, servername) : e;
+    }
   };
 
   return {
@@ -242,6 +255,43 @@ function tcpConnect(s: Socket, host: string, port: number, ms: number): Promise<
 
 export function hostPort(host: string, port: number): string {
   return `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+}
+
+/** The server's chain as OpenSSL built it: the leaf, then each issuer (the trust anchor last). */
+function peerChain(s: TLSSocket): X509Certificate[] {
+  const chain: X509Certificate[] = [];
+  for (let c = s.getPeerCertificate(true); c?.raw && !chain.some((x) => x.raw.equals(c.raw)); c = c.issuerCertificate) {
+    chain.push(new X509Certificate(c.raw));
+  }
+  return chain;
+}
+
+/** OpenSSL's errors for a first record that is not TLS. */
+const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG']);
+
+/**
+ * The server answered the ClientHello with something other than TLS. OpenSSL does not say what, and
+ * Go's words depend on it (net/http: `server gave HTTP response to HTTPS client` when the answer
+ * starts with `HTTP/`, else crypto/tls: `first record does not look like a TLS handshake`): send a
+ * ClientHello again (nothing else: no credentials, no client certificate) and look at the answer.
+ */
+async function notTlsError(raw: () => Promise<Socket>, servername: string | undefined): Promise<Error> {
+  const looksLikeHttp = await new Promise<boolean>((resolve) => {
+    raw().then((socket) => {
+      const timer = setTimeout(() => done(false), 2_000);
+      const done = (http: boolean) => {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(http);
+      };
+      socket.once('data', (b: Buffer) => done(b.subarray(0, 5).toString('latin1') === 'HTTP/'));
+      const probe = tlsConnect({ socket: new ClientFlightGate(socket), ...(servername ? { servername } : {}), rejectUnauthorized: false });
+      probe.on('error', () => undefined);
+      socket.once('close', () => done(false));
+    }, () => resolve(false));
+  });
+  const message = looksLikeHttp ? 'http: server gave HTTP response to HTTPS client' : 'tls: first record does not look like a TLS handshake';
+  return Object.assign(new Error(message), { code: 'ERR_KDYN_NOT_TLS' });
 }
 
 /** SNI is a host name, never an IP address (as Go and Node's https agent do). */

@@ -86,6 +86,9 @@ export function toConnectionError(e: unknown, host: string, what: string): KdynE
   if (code === 'ERROR_IN_CERT_NOT_BEFORE_FIELD' || code === 'ERROR_IN_CERT_NOT_AFTER_FIELD') {
     return unable('tls: failed to parse certificate from server: x509: malformed validity');
   }
+  // ./tls-verify.ts words `reason` as Go's crypto/x509 error; ./dial.ts and ./tls-verify.ts word the rest whole.
+  if (code === 'ERR_KDYN_X509') return unable(`tls: failed to verify certificate: x509: ${err.reason ?? msg}`);
+  if (code === 'ERR_KDYN_CERT_PARSE' || code === 'ERR_KDYN_NOT_TLS') return unable(msg);
   if (code === 'ERR_KDYN_TLS_HANDSHAKE_TIMEOUT') return unable('net/http: TLS handshake timeout');
   if (code === 'ERR_KDYN_TLS_EARLY_VERIFY') return unable(`tls: ${msg}`);
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {

@@ -11,12 +11,16 @@
  * CAs are trusted. Anything else gets the verdict `openssl`: ./dial.ts then verifies with OpenSSL
  * (the kubeconfig's CA as `ca`, `rejectUnauthorized`), with the host name checked by `checkName`.
  *
+ * On every path (fast, OpenSSL with the bundle, OpenSSL with the system roots) ./dial.ts also applies
+ * the Go rules OpenSSL lacks: `checkName` (names read by type from the DER, ./cert-der.ts) and
+ * `goChainProblem` (only a CA by Go's rules signs; no SHA-1 or MD5 signatures).
+ *
  * Go's rules for names: subjectAltName only, never the CN; a wildcard stands for one whole
  * left-most label; an IP literal matches IP SANs only. Failures are Errors carrying the code
- * OpenSSL would use, so ./errors.ts words them as kubectl does.
+ * OpenSSL would use (or ERR_KDYN_X509 with Go's text), so ./errors.ts words them as kubectl does.
  */
 import { X509Certificate } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
+import { KEY_USAGE_CERT_SIGN, OID, factsOf, formatIp, ip16, parseIp, type CertFacts } from './cert-der.js';
 
 export type TlsVerifyError = Error & { code: string; host?: string; reason?: string; cert?: { subjectaltname?: string } };
 
@@ -26,15 +30,18 @@ export type FastVerdict = { verdict: 'accept' } | { verdict: 'reject'; error: Tl
 const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
 const ANY_EKU = '2.5.29.37.0';
 
-/** Extension OIDs (DER content bytes, hex) the fast path understands. */
-const OID_BASIC_CONSTRAINTS = '551d13';
-const OID_KEY_USAGE = '551d0f';
-const OID_EXT_KEY_USAGE = '551d25';
-const OID_SUBJECT_ALT_NAME = '551d11';
-const OID_NAME_CONSTRAINTS = '551d1e';
-const HANDLED_CRITICAL = new Set([OID_BASIC_CONSTRAINTS, OID_KEY_USAGE, OID_EXT_KEY_USAGE, OID_SUBJECT_ALT_NAME]);
+/** Critical extensions the fast path understands. */
+const HANDLED_CRITICAL = new Set<string>([OID.basicConstraints, OID.keyUsage, OID.extKeyUsage, OID.subjectAltName]);
 /** sha256/384/512 with RSA, ECDSA with SHA-256/384/512, Ed25519. */
 const STRONG_SIGNATURES = new Set(['2a864886f70d01010b', '2a864886f70d01010c', '2a864886f70d01010d', '2a8648ce3d040302', '2a8648ce3d040303', '2a8648ce3d040304', '2b6570']);
+/** Signature algorithms Go refuses to verify (InsecureAlgorithmError), by Go's names. */
+const INSECURE_SIGNATURES: Record<string, string> = {
+  '2a864886f70d010105': 'SHA1-RSA (temporarily override with GODEBUG=x509sha1=1)',
+  '2a8648ce3d0401': 'ECDSA-SHA1 (temporarily override with GODEBUG=x509sha1=1)',
+  '2a8648ce380403': 'DSA-SHA1 (temporarily override with GODEBUG=x509sha1=1)',
+  '2a864886f70d010104': 'MD5-RSA',
+  '2a864886f70d010102': 'MD2-RSA',
+};
 
 const parsedBundles = new WeakMap<Buffer, X509Certificate[] | undefined>();
 
@@ -78,80 +85,17 @@ function fail(code: string, message: string, extra: Partial<TlsVerifyError> = {}
   return Object.assign(new Error(message), { code }, extra);
 }
 
-// ---- a minimal DER reader: just enough to list a certificate's extensions ----
-
-interface Tlv {
-  tag: number;
-  start: number; // first content byte
-  end: number; // one past the last content byte
-}
-
-function tlv(der: Buffer, at: number, limit: number): Tlv {
-  if (at + 2 > limit) throw new Error('truncated DER');
-  const tag = der[at]!;
-  let len = der[at + 1]!;
-  let p = at + 2;
-  if (len & 0x80) {
-    const n = len & 0x7f;
-    if (n === 0 || n > 4 || p + n > limit) throw new Error('bad DER length');
-    len = 0;
-    for (let i = 0; i < n; i++) len = len * 256 + der[p++]!;
-  }
-  if (p + len > limit) throw new Error('truncated DER');
-  return { tag, start: p, end: p + len };
-}
-
-function children(der: Buffer, parent: Tlv): Tlv[] {
-  const out: Tlv[] = [];
-  for (let p = parent.start; p < parent.end; ) {
-    const t = tlv(der, p, parent.end);
-    out.push(t);
-    p = t.end;
-  }
-  return out;
-}
-
-export interface CertFacts {
-  /** Every extension: OID (hex of its DER content) and whether it is critical. */
-  extensions: Array<{ oid: string; critical: boolean }>;
-  /** The outer signature algorithm OID (hex). */
-  signatureOid: string;
-}
-
-/** Reads the extensions and the signature algorithm from a certificate's DER. Throws on malformed input. */
-export function certFacts(der: Buffer): CertFacts {
-  const cert = tlv(der, 0, der.length);
-  const [tbs, sigAlg] = children(der, cert);
-  if (!tbs || !sigAlg || tbs.tag !== 0x30 || sigAlg.tag !== 0x30) throw new Error('not a certificate');
-  const algOid = children(der, sigAlg)[0];
-  if (!algOid || algOid.tag !== 0x06) throw new Error('bad signature algorithm');
-  const extensions: CertFacts['extensions'] = [];
-  const wrapper = children(der, tbs).find((t) => t.tag === 0xa3);
-  if (wrapper) {
-    const [list] = children(der, wrapper);
-    if (!list || list.tag !== 0x30) throw new Error('bad extensions');
-    for (const ext of children(der, list)) {
-      const parts = children(der, ext);
-      const oid = parts[0];
-      if (!oid || oid.tag !== 0x06) throw new Error('bad extension');
-      const crit = parts[1]?.tag === 0x01 ? der[parts[1].start] !== 0 : false;
-      extensions.push({ oid: der.subarray(oid.start, oid.end).toString('hex'), critical: crit });
-    }
-  }
-  return { extensions, signatureOid: der.subarray(algOid.start, algOid.end).toString('hex') };
-}
-
 /** Why the fast path cannot judge this certificate alone (undefined when it can). */
 function undecidable(c: X509Certificate, role: string): string | undefined {
   let facts: CertFacts;
   try {
-    facts = certFacts(c.raw);
+    facts = factsOf(c);
   } catch {
     return `the ${role} certificate's DER could not be read`;
   }
   const critical = facts.extensions.find((e) => e.critical && !HANDLED_CRITICAL.has(e.oid));
   if (critical) return `the ${role} certificate has a critical extension (${critical.oid})`;
-  if (role !== 'leaf' && facts.extensions.some((e) => e.oid === OID_NAME_CONSTRAINTS)) return `the ${role} certificate has name constraints`;
+  if (role !== 'leaf' && facts.extensions.some((e) => e.oid === OID.nameConstraints)) return `the ${role} certificate has name constraints`;
   if (!STRONG_SIGNATURES.has(facts.signatureOid)) return `the ${role} certificate's signature algorithm (${facts.signatureOid})`;
   if (Number.isNaN(Date.parse(c.validFrom)) || Number.isNaN(Date.parse(c.validTo))) return `the ${role} certificate's validity dates do not parse`;
   const bits = c.publicKey.asymmetricKeyDetails?.modulusLength;
@@ -170,19 +114,6 @@ function ekuAllowsServer(c: X509Certificate): boolean {
   return !eku || eku.length === 0 || eku.includes(SERVER_AUTH) || eku.includes(ANY_EKU);
 }
 
-/** The DNS and IP subjectAltNames of a certificate (IPv6 in Go's compressed form). */
-export function sanNames(c: X509Certificate): { dns: string[]; ips: string[] } {
-  const dns: string[] = [];
-  const ips: string[] = [];
-  // Node lists them as `DNS:a, IP Address:1.2.3.4`, quoting (JSON) any entry with a comma or quote.
-  for (const m of (c.subjectAltName ?? '').matchAll(/(DNS|IP Address):("(?:[^"\\]|\\.)*"|[^,]*)(?:, |$)/g)) {
-    const value = m[2]!.startsWith('"') ? (JSON.parse(m[2]!) as string) : m[2]!;
-    if (m[1] === 'DNS') dns.push(value);
-    else ips.push(isIP(value) === 6 ? new URL(`http://[${value}]`).hostname.slice(1, -1) : value);
-  }
-  return { dns, ips };
-}
-
 /** Go's validHostname: letters, digits, '_' and '-' (not first); in a pattern, '*' only as the whole first label. */
 function validHostname(host: string, pattern: boolean): boolean {
   const h = pattern ? host : host.replace(/\.$/, '');
@@ -192,36 +123,32 @@ function validHostname(host: string, pattern: boolean): boolean {
 
 /** Go's matchHostnames: same number of labels, a `*` first label matches any one label. */
 function matchHostnames(pattern: string, host: string): boolean {
-  const p = pattern.split('.');
-  const h = host.replace(/\.$/, '').split('.');
-  if (!pattern || !host || p.length !== h.length) return false;
-  return p.every((part, i) => (i === 0 && part === '*') || part === h[i]);
-}
-
-function sameIp(a: string, b: string): boolean {
-  const fa = isIP(a);
-  if (!fa || fa !== isIP(b)) return false;
-  // Two spellings of one address (IPv6 zero runs, IPv4-mapped forms) need BlockList, whose load
-  // (node's internal blocklist and socketaddress modules) every `kdyn get` to 127.0.0.1 used to pay.
-  if (a === b) return true;
-  const list = new BlockList();
-  list.addAddress(a, fa === 4 ? 'ipv4' : 'ipv6');
-  return list.check(b, fa === 4 ? 'ipv4' : 'ipv6');
+  const p = pattern.toLowerCase().split('.');
+  const h = host.toLowerCase().replace(/\.$/, '');
+  if (!pattern || !h) return false;
+  const hp = h.split('.');
+  return p.length === hp.length && p.every((part, i) => (i === 0 && part === '*') || part === hp[i]);
 }
 
 /**
- * Go's host-name check (crypto/x509 VerifyHostname, HostnameError): an IP literal against the IP
- * SANs, a name against the DNS SANs (a `*` stands for one whole first label), never the CN.
- * Undefined when the name matches; the error's `reason` is Go's text.
+ * Go's host-name check (crypto/x509 VerifyHostname, HostnameError) on the names read by type from
+ * the leaf's DER: an IP literal against the IP SANs, a name against the DNS SANs (a `*` stands for
+ * one whole first label), never the CN. Undefined when the name matches; the error's `reason` is
+ * Go's text.
  */
 export function checkName(leaf: X509Certificate, serverName: string): TlsVerifyError | undefined {
   const name = serverName.replace(/^\[(.*)\]$/, '$1');
-  const { dns, ips } = sanNames(leaf);
-  let valid: string;
-  if (isIP(name)) {
-    if (ips.some((ip) => sameIp(ip, name))) return undefined;
-    if (ips.length === 0) return altnameError(name, `cannot validate certificate for ${name} because it doesn't contain any IP SANs`);
-    valid = ips.join(', ');
+  let facts: CertFacts;
+  try {
+    facts = factsOf(leaf);
+  } catch (e) {
+    return unparsable(e);
+  }
+  const dns = facts.san?.dns ?? [];
+  const ips = facts.san?.ips ?? [];
+  const ip = parseIp(name);
+  if (ip) {
+    if (ips.some((san) => ip16(san).equals(ip))) return undefined;
   } else {
     const host = name.toLowerCase();
     const validHost = validHostname(host, false);
@@ -229,10 +156,74 @@ export function checkName(leaf: X509Certificate, serverName: string): TlsVerifyE
       const p = pattern.toLowerCase();
       if (validHost && validHostname(p, true) ? matchHostnames(p, host) : p === host && p !== '' && p !== '.') return undefined;
     }
-    valid = dns.join(', ');
   }
+  if (!facts.san && matchHostnames(facts.commonName, name)) return altnameError(name, 'certificate relies on legacy Common Name field, use SANs instead');
+  if (ip && ips.length === 0) return altnameError(name, `cannot validate certificate for ${name} because it doesn't contain any IP SANs`);
+  const valid = ip ? ips.map(formatIp).join(', ') : dns.join(', ');
   if (!valid) return altnameError(name, `certificate is not valid for any names, but wanted to match ${name}`);
   return altnameError(name, `certificate is valid for ${valid}, not ${name}`);
+}
+
+/**
+ * Go's CheckSignatureFrom rule for a parent: it may sign only if it is a CA (a v3 certificate needs
+ * basicConstraints with CA:TRUE; any certificate with basicConstraints needs CA:TRUE) and its
+ * keyUsage, when it has one, includes keyCertSign. Version 1 and 2 certificates without
+ * basicConstraints may sign, as in Go.
+ */
+export function canSign(parent: CertFacts): boolean {
+  if (parent.version === 3 && !parent.basicConstraints) return false;
+  if (parent.basicConstraints && !parent.basicConstraints.ca) return false;
+  return parent.keyUsage === 0 || (parent.keyUsage & KEY_USAGE_CERT_SIGN) !== 0;
+}
+
+/** How Go names a candidate authority in UnknownAuthorityError: CN, else the first O, else the serial. */
+function authorityName(f: CertFacts): string {
+  return f.commonName || f.organization || `serial:${f.serial}`;
+}
+
+/** Go's UnknownAuthorityError with its hint: why `parent` could not be the authority. */
+function unknownAuthority(parent: CertFacts, hint: string): TlsVerifyError {
+  return x509Error(`certificate signed by unknown authority (possibly because of ${JSON.stringify(hint)} while trying to verify candidate authority certificate ${JSON.stringify(authorityName(parent))})`);
+}
+
+/** Why Go would refuse `parent` as the signer of `child` (CheckSignatureFrom), as Go's error; else undefined. */
+function signerProblem(child: CertFacts, parent: CertFacts): TlsVerifyError | undefined {
+  if (!canSign(parent)) return unknownAuthority(parent, 'x509: invalid signature: parent certificate cannot sign this kind of certificate');
+  const insecure = INSECURE_SIGNATURES[child.signatureOid];
+  if (insecure) return unknownAuthority(parent, `x509: cannot verify signature: insecure algorithm ${insecure}`);
+  return undefined;
+}
+
+/**
+ * The Go rules OpenSSL lacks, on a chain it verified (leaf first, each certificate's issuer next,
+ * the trust anchor last): every parent must be a CA by Go's rules (OpenSSL takes a trust anchor with
+ * keyCertSign and no basicConstraints, and a certificate of the bundle as anchor in some setups), an
+ * intermediate needs basicConstraints CA:TRUE, and no certificate may be signed with SHA-1 or MD5.
+ */
+export function goChainProblem(chain: readonly X509Certificate[]): TlsVerifyError | undefined {
+  let facts: CertFacts[];
+  try {
+    facts = chain.map((c) => factsOf(c));
+  } catch (e) {
+    return unparsable(e);
+  }
+  for (let i = 0; i + 1 < facts.length; i++) {
+    const problem = signerProblem(facts[i]!, facts[i + 1]!);
+    if (problem) return problem;
+    const intermediate = i + 2 < facts.length;
+    if (intermediate && !facts[i + 1]!.basicConstraints?.ca) return x509Error('certificate is not authorized to sign other certificates');
+  }
+  return undefined;
+}
+
+/** Go's crypto/tls error for a certificate it cannot parse. */
+function unparsable(e: unknown): TlsVerifyError {
+  return fail('ERR_KDYN_CERT_PARSE', `tls: failed to parse certificate from server: ${(e as Error).message}`);
+}
+
+/** A Go crypto/x509 verification error; ./errors.ts words it `tls: failed to verify certificate: x509: ...`. */
+function x509Error(reason: string): TlsVerifyError {
+  return fail('ERR_KDYN_X509', reason, { reason });
 }
 
 function altnameError(host: string, reason: string): TlsVerifyError {
@@ -259,8 +250,11 @@ export function fastVerify(leaf: X509Certificate, anchors: readonly X509Certific
     const asAnchor = undecidable(leaf, 'CA');
     if (asAnchor) return openssl(asAnchor);
   } else {
-    const signer = anchors.find((a) => leaf.checkIssued(a) && leaf.verify(a.publicKey));
-    if (!signer) return openssl('no certificate of the CA bundle signed the leaf directly');
+    const signers = anchors.filter((a) => leaf.checkIssued(a) && leaf.verify(a.publicKey));
+    if (signers.length === 0) return openssl('no certificate of the CA bundle signed the leaf directly');
+    // As Go, any one anchor that may sign will do; if none may, the first one's reason is the hint.
+    const signer = signers.find((a) => canSign(factsOf(a)));
+    if (!signer) return reject(signerProblem(factsOf(leaf), factsOf(signers[0]!))!);
     const anchorWhy = undecidable(signer, 'CA');
     if (anchorWhy) return openssl(anchorWhy);
     const anchorDates = datesError(signer, now);

@@ -222,10 +222,12 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
     assert.equal(await nodeAccepts(s.port, root.pem), false);
   });
 
-  test('no SAN at all: the CN is not used (Go), nothing sent', async () => {
+  test('no SAN at all: the CN is not used (Go), nothing sent; a CN that would match gets Go\'s legacy-CN message', async () => {
     const s = await start(issue({ cn: 'localhost', issuer: root }));
     const r = await get(s.url.replace('127.0.0.1', 'localhost'), root.pem);
-    assert.deepEqual(r, { ok: false, message: 'Unable to connect to the server: tls: failed to verify certificate: x509: certificate is not valid for any names, but wanted to match localhost' });
+    assert.deepEqual(r, { ok: false, message: 'Unable to connect to the server: tls: failed to verify certificate: x509: certificate relies on legacy Common Name field, use SANs instead' });
+    const other = await get(s.url, root.pem);
+    assert.deepEqual(other, { ok: false, message: 'Unable to connect to the server: tls: failed to verify certificate: x509: cannot validate certificate for 127.0.0.1 because it doesn\'t contain any IP SANs' });
     assert.equal(s.bytes(), 0);
   });
 
