@@ -64,6 +64,8 @@ export interface DialOptions {
   log?: (message: string) => void;
   /** Opens a TCP connection (tests stand in a socket that never connects). */
   connect?: (host: string, port: number) => Socket;
+  /** `openssl`: verify with OpenSSL (plus Go's rules) from the first connection, never the fast path (tests compare the two). */
+  verification?: 'openssl';
 }
 
 function clientCert(tls: TLSConfig): ClientCertificate | undefined {
@@ -102,7 +104,7 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
   const verifyName = tls.serverName || host;
   const anchors = !tls.insecure && tls.caData ? parseCaBundle(tls.caData) : undefined;
   const cert = o.cert ?? clientCert(tls);
-  let mode: Verification = tls.insecure ? 'none' : anchors ? 'js' : tls.caData ? 'openssl' : 'node';
+  let mode: Verification = tls.insecure ? 'none' : anchors && o.verification !== 'openssl' ? 'js' : tls.caData ? 'openssl' : 'node';
 
   const raw = (): Promise<Socket> =>
     proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts) : tcp(host, port, timeouts.dialMs);
@@ -131,9 +133,11 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     if (typeof handle?.verifyError !== 'function') {
       return Object.assign(new Error('cannot read OpenSSL\'s verdict on the server on this Node.js version'), { code: 'ERR_KDYN_TLS_EARLY_VERIFY' });
     }
-    const chain = peerChain(s);
+    const openSslVerdict = handle.verifyError();
+    // Where OpenSSL refused, a bundle candidate it skipped is added so that Go's reason can name it.
+    const chain = peerChain(s, openSslVerdict ? anchors : undefined);
     if (!chain[0]) return Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-    return checkName(chain[0], verifyName) ?? goChainProblem(chain) ?? handle.verifyError() ?? undefined;
+    return checkName(chain[0], verifyName) ?? goChainProblem(chain) ?? openSslVerdict ?? undefined;
   };
 
   const connectWith = async (m: Verification): Promise<TLSSocket | 'openssl'> => {
@@ -257,12 +261,19 @@ export function hostPort(host: string, port: number): string {
   return `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
 }
 
-/** The server's chain as OpenSSL built it: the leaf, then each issuer (the trust anchor last). */
-function peerChain(s: TLSSocket): X509Certificate[] {
+/**
+ * The server's chain as OpenSSL built it: the leaf, then each issuer (the trust anchor last). Given
+ * `candidates`, a certificate of them that signed the last one is added (OpenSSL skips an issuer
+ * whose keyUsage lacks keyCertSign).
+ */
+function peerChain(s: TLSSocket, candidates: readonly X509Certificate[] | undefined): X509Certificate[] {
   const chain: X509Certificate[] = [];
   for (let c = s.getPeerCertificate(true); c?.raw && !chain.some((x) => x.raw.equals(c.raw)); c = c.issuerCertificate) {
     chain.push(new X509Certificate(c.raw));
   }
+  const last = chain[chain.length - 1];
+  const candidate = last && last.issuer !== last.subject ? candidates?.find((a) => a.subject === last.issuer && last.verify(a.publicKey)) : undefined;
+  if (candidate && !candidate.raw.equals(last!.raw)) chain.push(candidate);
   return chain;
 }
 

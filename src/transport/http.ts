@@ -38,6 +38,8 @@ export interface TransportOptions {
   random?: () => number;
   /** Connect, TLS handshake and proxy CONNECT bounds (client-go's defaults unless given). */
   timeouts?: Partial<DialTimeouts>;
+  /** See ./dial.ts DialOptions `verification` (tests). */
+  verification?: 'openssl';
 }
 
 /** RequestOptions plus a flag to allow retries for a non-GET request that is safe to repeat. */
@@ -84,7 +86,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
     if (!pool || cert !== poolCert) {
       pool?.close();
       pool = new ConnectionPool(
-        createDialer(server, config.tls, { proxy, cert, timeouts: opts.timeouts, log: (m) => logger.info(6, m, 'transport.go:1') }),
+        createDialer(server, config.tls, { proxy, cert, timeouts: opts.timeouts, verification: opts.verification, log: (m) => logger.info(6, m, 'transport.go:1') }),
       );
       poolCert = cert;
     }

@@ -42,6 +42,17 @@ export interface CertSpec {
   unknownExt?: 'critical' | 'non-critical';
   /** key index (round-robin over the loaded keys by default) */
   keyIndex?: number;
+  /**
+   * subjectAltName entries by type, written as given (any bytes, NUL included): replaces `san`.
+   * `dirName` is a directory name with that CommonName.
+   */
+  altNames?: Array<{ type: 'DNS' | 'IP' | 'email' | 'URI' | 'dirName'; value: string }>;
+  /** a version 1 certificate: no extensions at all */
+  v1?: boolean;
+  /** leave out basicConstraints (a v3 certificate that is no CA by Go's rules) */
+  noBasicConstraints?: boolean;
+  /** signed with SHA-1 (sha1WithRSAEncryption) */
+  sha1?: boolean;
 }
 
 interface KeyPair {
@@ -65,6 +76,40 @@ export async function loadKeys(n: number): Promise<void> {
 }
 
 const asn1 = forge.asn1;
+
+const GENERAL_NAME_TAG = { email: 1, DNS: 2, dirName: 4, URI: 6, IP: 7 } as const;
+
+/** A subjectAltName extension's DER, entries typed as given (the text is not interpreted). */
+function altNamesDer(entries: NonNullable<CertSpec['altNames']>): string {
+  const names = entries.map(({ type, value }) => {
+    const tag = GENERAL_NAME_TAG[type];
+    if (type === 'dirName') {
+      const cn = asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
+        asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SET, true, [
+          asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
+            asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer('2.5.4.3').getBytes()),
+            asn1.create(asn1.Class.UNIVERSAL, asn1.Type.UTF8, false, forge.util.encodeUtf8(value)),
+          ]),
+        ]),
+      ]);
+      return asn1.create(asn1.Class.CONTEXT_SPECIFIC, tag, true, [cn]);
+    }
+    const bytes = type === 'IP' ? ipBytes(value) : Buffer.from(value, 'latin1').toString('binary');
+    return asn1.create(asn1.Class.CONTEXT_SPECIFIC, tag, false, bytes);
+  });
+  return asn1.toDer(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, names)).getBytes();
+}
+
+/** An IP literal's bytes (4 or 16), as a binary string. */
+function ipBytes(ip: string): string {
+  if (isIP(ip) === 4) return String.fromCharCode(...ip.split('.').map(Number));
+  const [head = '', tail = ''] = ip.split('::');
+  const words = (s: string) => (s ? s.split(':').map((w) => parseInt(w, 16)) : []);
+  const h = words(head);
+  const t = words(tail);
+  const all = [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
+  return String.fromCharCode(...all.flatMap((w) => [w >> 8, w & 0xff]));
+}
 
 function generalName(entry: string): forge.asn1.Asn1 {
   const [kind, value = ''] = entry.split(/:(.*)/s);
@@ -98,7 +143,7 @@ export function issue(spec: CertSpec): Issued {
   const subject = [{ name: 'commonName', value: spec.cn }];
   c.setSubject(subject);
   c.setIssuer(spec.issuer ? spec.issuer.subject : subject);
-  const ext: object[] = [{ name: 'basicConstraints', cA: spec.ca === true, critical: true, ...(spec.pathLen !== undefined ? { pathLenConstraint: spec.pathLen } : {}) }];
+  const ext: object[] = spec.noBasicConstraints ? [] : [{ name: 'basicConstraints', cA: spec.ca === true, critical: true, ...(spec.pathLen !== undefined ? { pathLenConstraint: spec.pathLen } : {}) }];
   const ku = spec.ku ?? (spec.ca ? 'ca' : 'server');
   if (ku === 'ca') ext.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true });
   if (ku === 'server') ext.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true });
@@ -107,14 +152,17 @@ export function issue(spec: CertSpec): Issued {
   if (eku === 'serverAuth') ext.push({ name: 'extKeyUsage', serverAuth: true });
   if (eku === 'clientAuth') ext.push({ name: 'extKeyUsage', clientAuth: true });
   if (eku === 'any') ext.push({ name: 'extKeyUsage', '2.5.29.37.0': true });
-  if (spec.san) ext.push({ name: 'subjectAltName', altNames: spec.san.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })) });
+  if (spec.san && !spec.altNames) ext.push({ name: 'subjectAltName', altNames: spec.san.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })) });
+  if (spec.altNames) ext.push({ id: '2.5.29.17', value: altNamesDer(spec.altNames) });
   if (spec.permitted?.length || spec.excluded?.length) ext.push({ id: '2.5.29.30', critical: true, value: asn1.toDer(nameConstraints(spec.permitted, spec.excluded)).getBytes() });
   if (spec.unknownExt) ext.push({ id: '1.3.6.1.4.1.55555.1.1', critical: spec.unknownExt === 'critical', value: asn1.toDer(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.NULL, false, '')).getBytes() });
-  c.setExtensions(ext);
-  const sha256Rsa = forge.pki.oids.sha256WithRSAEncryption!;
-  c.siginfo.algorithmOid = sha256Rsa;
-  c.signatureOid = sha256Rsa;
+  c.setExtensions(spec.v1 ? [] : ext);
+  const sigOid = spec.sha1 ? forge.pki.oids.sha1WithRSAEncryption! : forge.pki.oids.sha256WithRSAEncryption!;
+  c.siginfo.algorithmOid = sigOid;
+  c.signatureOid = sigOid;
   const tbs = (forge.pki as unknown as { getTBSCertificate(c: forge.pki.Certificate): forge.asn1.Asn1 }).getTBSCertificate(c);
+  // A v1 certificate has no version field (DER leaves out the default).
+  if (spec.v1) (tbs.value as forge.asn1.Asn1[]).shift();
   if (spec.badDate) {
     const validity = (tbs.value as forge.asn1.Asn1[])[4]!;
     const notAfter = (validity.value as forge.asn1.Asn1[])[1]!;
@@ -123,9 +171,9 @@ export function issue(spec: CertSpec): Issued {
   }
   const tbsDer = asn1.toDer(tbs).getBytes();
   const signingKey = spec.issuer ? spec.issuer.key : k.object;
-  const sig = sign('sha256', Buffer.from(tbsDer, 'binary'), signingKey);
+  const sig = sign(spec.sha1 ? 'sha1' : 'sha256', Buffer.from(tbsDer, 'binary'), signingKey);
   const alg = asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
-    asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer(sha256Rsa).getBytes()),
+    asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer(sigOid).getBytes()),
     asn1.create(asn1.Class.UNIVERSAL, asn1.Type.NULL, false, ''),
   ]);
   const certAsn1 = asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
