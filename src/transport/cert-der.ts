@@ -73,8 +73,8 @@ export interface CertFacts {
   basicConstraints?: { ca: boolean };
   /** Go's KeyUsage bits; 0 when absent. */
   keyUsage: number;
-  /** undefined: no subjectAltName extension. IPs as 4 or 16 bytes. */
-  san?: { dns: string[]; ips: Buffer[] };
+  /** undefined: no subjectAltName extension. IPs as 4 or 16 bytes; `named`: the DNS and email entries in order. */
+  san?: SubjectAltNames;
 }
 
 const factsCache = new WeakMap<Buffer, CertFacts>();
@@ -177,27 +177,49 @@ function keyUsageBits(der: Buffer, bits: Tlv): number {
   return usage;
 }
 
+export interface SubjectAltNames {
+  dns: string[];
+  ips: Buffer[];
+  named: Array<{ type: 'DNS' | 'email'; value: string }>;
+}
+
 /** Go's parseSANExtension: DNS names and IPs by their tags; other types ignored, but checked as Go checks them. */
-function subjectAltNames(der: Buffer, seq: Tlv): { dns: string[]; ips: Buffer[] } {
+function subjectAltNames(der: Buffer, seq: Tlv): SubjectAltNames {
   if (seq.tag !== 0x30) throw new Error('x509: invalid subject alternative names');
   const dns: string[] = [];
   const ips: Buffer[] = [];
+  const named: SubjectAltNames['named'] = [];
   for (const name of children(der, seq)) {
     const value = der.subarray(name.start, name.end);
     const ascii = !value.some((b) => b > 0x7f);
     if (name.tag === 0x82) {
       if (!ascii) throw new Error('x509: SAN dNSName is malformed');
       dns.push(value.toString('latin1'));
+      named.push({ type: 'DNS', value: value.toString('latin1') });
     } else if (name.tag === 0x87) {
       if (value.length !== 4 && value.length !== 16) throw new Error(`x509: cannot parse IP address of length ${value.length}`);
       ips.push(Buffer.from(value));
-    } else if (name.tag === 0x81 && !ascii) {
-      throw new Error('x509: SAN rfc822Name is malformed');
-    } else if (name.tag === 0x86 && (!ascii || value.some((b) => b < 0x20 || b === 0x7f))) {
-      throw new Error('x509: SAN uniformResourceIdentifier is malformed');
+    } else if (name.tag === 0x81) {
+      if (!ascii) throw new Error('x509: SAN rfc822Name is malformed');
+      named.push({ type: 'email', value: value.toString('latin1') });
+    } else if (name.tag === 0x86) {
+      if (!ascii) throw new Error('x509: SAN uniformResourceIdentifier is malformed');
+      const uri = goQuote(value.toString('latin1'));
+      if (value.some((b) => b < 0x20 || b === 0x7f)) throw new Error(`x509: cannot parse URI ${uri}: parse ${uri}: net/url: invalid control character in URL`);
     }
   }
-  return { dns, ips };
+  return { dns, ips, named };
+}
+
+/** Go's %q of an ASCII string (strconv.Quote). */
+export function goQuote(text: string): string {
+  const escapes: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 34: '\\"', 92: '\\\\' };
+  let out = '"';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    out += escapes[c] ?? (c < 0x20 || c === 0x7f ? `\\x${c.toString(16).padStart(2, '0')}` : text[i]);
+  }
+  return `${out}"`;
 }
 
 /** An IP as Go's net.IP.String(): dotted for IPv4 (and IPv4-mapped IPv6), else RFC 5952. */

@@ -20,7 +20,8 @@
  * OpenSSL would use (or ERR_KDYN_X509 with Go's text), so ./errors.ts words them as kubectl does.
  */
 import { X509Certificate } from 'node:crypto';
-import { KEY_USAGE_CERT_SIGN, OID, factsOf, formatIp, ip16, parseIp, type CertFacts } from './cert-der.js';
+import { KEY_USAGE_CERT_SIGN, OID, factsOf, formatIp, goQuote, ip16, parseIp, type CertFacts } from './cert-der.js';
+import { parsesAsDomain, parsesAsMailbox } from './go-names.js';
 
 export type TlsVerifyError = Error & { code: string; host?: string; reason?: string; cert?: { subjectaltname?: string } };
 
@@ -198,7 +199,8 @@ function signerProblem(child: CertFacts, parent: CertFacts): TlsVerifyError | un
  * The Go rules OpenSSL lacks, on a chain it verified (leaf first, each certificate's issuer next,
  * the trust anchor last): every parent must be a CA by Go's rules (OpenSSL takes a trust anchor with
  * keyCertSign and no basicConstraints, and a certificate of the bundle as anchor in some setups), an
- * intermediate needs basicConstraints CA:TRUE, and no certificate may be signed with SHA-1 or MD5.
+ * intermediate needs basicConstraints CA:TRUE, no certificate may be signed with SHA-1 or MD5, and
+ * under a name-constrained CA every DNS and email name of the leaf must parse (./go-names.ts).
  */
 export function goChainProblem(chain: readonly X509Certificate[]): TlsVerifyError | undefined {
   let facts: CertFacts[];
@@ -208,7 +210,7 @@ export function goChainProblem(chain: readonly X509Certificate[]): TlsVerifyErro
     return unparsable(e);
   }
   for (let i = 0; i + 1 < facts.length; i++) {
-    const problem = signerProblem(facts[i]!, facts[i + 1]!);
+    const problem = signerProblem(facts[i]!, facts[i + 1]!) ?? (hasNameConstraints(facts[i + 1]!) ? unparsableName(facts[0]!) : undefined);
     if (problem) return problem;
     const intermediate = i + 2 < facts.length;
     if (intermediate && !facts[i + 1]!.basicConstraints?.ca) return x509Error('certificate is not authorized to sign other certificates');
@@ -219,6 +221,20 @@ export function goChainProblem(chain: readonly X509Certificate[]): TlsVerifyErro
 /** Go's crypto/tls error for a certificate it cannot parse. */
 function unparsable(e: unknown): TlsVerifyError {
   return fail('ERR_KDYN_CERT_PARSE', `tls: failed to parse certificate from server: ${(e as Error).message}`);
+}
+
+function hasNameConstraints(f: CertFacts): boolean {
+  return f.extensions.some((e) => e.oid === OID.nameConstraints);
+}
+
+/** The first DNS or email name of the leaf that Go cannot parse for a name-constraint check, as Go's error. */
+function unparsableName(leaf: CertFacts): TlsVerifyError | undefined {
+  for (const { type, value } of leaf.san?.named ?? []) {
+    // Go prints the zero mailbox it failed to fill (`%q` of an empty struct).
+    if (type === 'email' && !parsesAsMailbox(value)) return x509Error('cannot parse rfc822Name {"" ""}');
+    if (type === 'DNS' && !parsesAsDomain(value)) return x509Error(`cannot parse dnsName ${goQuote(value)}`);
+  }
+  return undefined;
 }
 
 /** A Go crypto/x509 verification error; ./errors.ts words it `tls: failed to verify certificate: x509: ...`. */

@@ -1,10 +1,14 @@
 /**
  * Differential test of server-certificate verification: kdyn's verdict (accept or reject) must equal
- * kubectl v1.32's (`kubectl version` against the same server and CA bundle) on 240 generated chains
+ * kubectl v1.32's (`kubectl version` against the same server and CA bundle), in each verification
+ * mode (the default: fast path with OpenSSL fallback; OpenSSL from the start; and, for the
+ * adversarial chains of ./tls-adversarial.ts, the system roots), on 240 generated chains
  * mixing 0-3 intermediates, path lengths, name constraints (DNS and IP, permitted and excluded),
  * critical and non-critical unknown extensions, key usage and EKU, validity windows (and a date
- * that does not parse), SANs, CNs, wildcards, IPs and tls-server-name. A server kdyn rejects must
- * have received 0 bytes of HTTP. The generator is seeded: a failure names its case and seed.
+ * that does not parse), SANs, CNs, wildcards, IPs and tls-server-name, and on the adversarial chains
+ * of issue 20 (imitated SAN names, no-CA signers, pinned leaves, CN-only, SHA-1). A server kdyn
+ * rejects must have received 0 bytes of HTTP. The generators are seeded: a failure names its case
+ * and seed.
  *
  * Known differences, kept out of the generator and written in the README's "Security" section:
  * OpenSSL (the path for chains the JS check does not decide) also checks a leaf CN that looks like
@@ -25,10 +29,13 @@ import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log.js';
 import { tokenProvider } from '../../../src/kubeconfig/credentials.js';
 import { createTransport } from '../../../src/transport/http.js';
-import { runCommand } from '../../support/cli.js';
+import { runCommand, runKdyn } from '../../support/cli.js';
 import { DAY, issue, loadKeys, type CertSpec, type Issued } from './certs.js';
+import { adversarialCases, type DiffCase } from './tls-adversarial.js';
+import { SERVE_ANY_SIGNATURE } from './tls-server.js';
 
 const CASES = 240;
+const ADVERSARIAL = 160;
 const SEED = Number(process.env.KDYN_TLS_DIFF_SEED ?? 20261124);
 const WORKERS = 3;
 
@@ -44,22 +51,12 @@ function rng(seed: number): () => number {
   };
 }
 
-interface Case {
-  id: number;
-  text: string;
-  chainPem: string;
-  keyPem: string;
-  caPem: string;
-  host: '127.0.0.1' | 'localhost';
-  serverName?: string;
-}
-
 const SAN_POOL = ['127.0.0.1', 'localhost', 'kube.example', '*.allowed.example', 'api.allowed.example', '10.1.2.3', '*.kube.example', 'blocked.example', '::1'];
 const SERVER_NAMES = ['kube.example', 'api.allowed.example', 'x.y.allowed.example', 'blocked.example', 'api.kube.example', 'localhost'];
 const PERMITTED = ['DNS:allowed.example', 'DNS:kube.example', 'IP:127.0.0.0/8', 'IP:10.0.0.0/8', 'DNS:localhost'];
 const EXCLUDED = ['DNS:blocked.example', 'IP:10.1.0.0/16', 'DNS:kube.example', 'IP:127.0.0.1/32', 'DNS:api.allowed.example'];
 
-function generate(n: number, seed: number): Case[] {
+function generate(n: number, seed: number): DiffCase[] {
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const chance = (p: number) => r() < p;
@@ -83,7 +80,7 @@ function generate(n: number, seed: number): Case[] {
     if (!o.permitted || chance(0.4)) o.excluded = some(EXCLUDED, 2);
     return o;
   };
-  const cases: Case[] = [];
+  const cases: DiffCase[] = [];
   for (let id = 0; id < n; id++) {
     const desc: string[] = [];
     const note = (what: string, spec: Partial<CertSpec>) => {
@@ -114,12 +111,13 @@ function generate(n: number, seed: number): Case[] {
     const wanted = serverName ?? host;
     const san = some(SAN_POOL, 3);
     if (chance(0.7)) san.push(chance(0.2) && !/^[\d.]+$/.test(wanted) ? `*.${wanted.split('.').slice(1).join('.')}` : wanted);
+    const leafEku = pick(depth === 0 && !rootSpec.permitted && !rootSpec.excluded ? (['serverAuth', 'serverAuth', 'clientAuth', 'any', 'none'] as const) : (['serverAuth', 'serverAuth', 'clientAuth', 'none'] as const));
     const leafSpec: CertSpec = {
       cn: pick(['leaf', 'kube-apiserver', 'localhost']),
       issuer,
       ...(chance(0.08) ? {} : { san: [...new Set(san)] }),
       // anyExtendedKeyUsage alone only where the JS path decides (see the header).
-      eku: pick(depth === 0 && !rootSpec.permitted && !rootSpec.excluded ? (['serverAuth', 'serverAuth', 'clientAuth', 'any', 'none'] as const) : (['serverAuth', 'serverAuth', 'clientAuth', 'none'] as const)),
+      eku: leafEku,
       ku: pick(['server', 'server', 'digitalSignature', 'none'] as const),
       ...validity(0.1),
     };
@@ -136,7 +134,8 @@ function generate(n: number, seed: number): Case[] {
     if (inters.length && chance(0.08)) caPem = inters[inters.length - 1]!.pem;
     if (chance(0.1)) caPem = issue({ cn: `other-${id}`, ca: true }).pem + caPem;
     desc.push(`presented ${presented.length} of ${inters.length} intermediates; server ${host}${serverName ? ` tls-server-name ${serverName}` : ''}`);
-    cases.push({ id, text: desc.join('\n    '), chainPem: [leaf.pem, ...presented.map((c) => c.pem)].join(''), keyPem: leaf.keyPem, caPem, host, serverName });
+    const opensslDiffers = leafEku === 'any' ? 'a leaf whose extended key usage is only anyExtendedKeyUsage' : undefined;
+    cases.push({ id: String(id), text: desc.join('\n    '), chainPem: [leaf.pem, ...presented.map((c) => c.pem)].join(''), keyPem: leaf.keyPem, caPem, host, serverName, opensslDiffers });
   }
   return cases;
 }
@@ -147,9 +146,9 @@ interface Worker {
   bytes: number;
 }
 
-async function startWorker(first: Case): Promise<Worker> {
+async function startWorker(first: DiffCase): Promise<Worker> {
   const w: Worker = { server: undefined as unknown as Server, port: 0, bytes: 0 };
-  w.server = createServer({ cert: first.chainPem, key: first.keyPem }, (_req, res) => {
+  w.server = createServer({ cert: first.chainPem, key: first.keyPem, ciphers: SERVE_ANY_SIGNATURE }, (_req, res) => {
     res.setHeader('Content-Type', 'application/json');
     res.end(JSON.stringify({ major: '1', minor: '32', gitVersion: 'v1.32.0', platform: 'linux/amd64' }));
   });
@@ -160,7 +159,12 @@ async function startWorker(first: Case): Promise<Worker> {
   return w;
 }
 
-async function kdynAccepts(c: Case, port: number): Promise<{ ok: boolean; message: string }> {
+interface Verdict {
+  ok: boolean;
+  message: string;
+}
+
+async function kdynAccepts(c: DiffCase, port: number, verification?: 'openssl'): Promise<Verdict> {
   const t = createTransport(
     {
       server: `https://${c.host}:${port}`,
@@ -171,7 +175,7 @@ async function kdynAccepts(c: Case, port: number): Promise<{ ok: boolean; messag
       source: 'flags',
       files: [],
     },
-    { logger: createLogger(0, { write: () => true }), clock: systemClock, env: {}, timeoutMs: 20_000, retry: { maxRetries: 0 } },
+    { logger: createLogger(0, { write: () => true }), clock: systemClock, env: {}, timeoutMs: 20_000, retry: { maxRetries: 0 }, ...(verification ? { verification } : {}) },
   );
   try {
     const r = await t.request({ path: '/version' });
@@ -183,8 +187,9 @@ async function kdynAccepts(c: Case, port: number): Promise<{ ok: boolean; messag
   }
 }
 
-async function kubectlAccepts(kubectl: string, c: Case, port: number, dir: string): Promise<{ ok: boolean; message: string }> {
-  const file = join(dir, `kubeconfig-${c.id}`);
+/** A kubeconfig for the case; with `systemRoots`, none of the CA (the tools' system roots hold it). */
+function writeKubeconfig(c: DiffCase, port: number, dir: string, systemRoots = false): string {
+  const file = join(dir, `kubeconfig-${c.id}${systemRoots ? '-system' : ''}`);
   writeFileSync(
     file,
     [
@@ -194,7 +199,7 @@ async function kubectlAccepts(kubectl: string, c: Case, port: number, dir: strin
       '- name: c',
       '  cluster:',
       `    server: https://${c.host}:${port}`,
-      `    certificate-authority-data: ${Buffer.from(c.caPem).toString('base64')}`,
+      ...(systemRoots ? [] : [`    certificate-authority-data: ${Buffer.from(c.caPem).toString('base64')}`]),
       ...(c.serverName ? [`    tls-server-name: ${c.serverName}`] : []),
       'users:',
       '- name: u',
@@ -206,46 +211,89 @@ async function kubectlAccepts(kubectl: string, c: Case, port: number, dir: strin
       '',
     ].join('\n'),
   );
+  return file;
+}
+
+async function kubectlAccepts(kubectl: string, c: DiffCase, port: number, dir: string): Promise<Verdict> {
+  const file = writeKubeconfig(c, port, dir);
   const r = await runCommand(kubectl, ['version', '-o', 'json', '--kubeconfig', file, '--request-timeout', '20s'], {
     env: { HOME: dir, PATH: process.env.PATH ?? '/usr/bin:/bin' },
     timeoutMs: 60_000,
   });
-  return { ok: r.code === 0 && r.out.includes('serverVersion'), message: r.err.trim().split('\n').pop() ?? '' };
+  return { ok: r.code === 0 && r.out.includes('serverVersion'), message: lastLine(r.err) };
 }
 
-test(`TLS verification: kdyn's verdict equals kubectl's on ${CASES} generated chains (seed ${SEED})`, async (t) => {
-  const kubectl = findKubectl();
-  if (!kubectl) {
-    t.skip('kubectl not found on PATH: the differential TLS test needs kubectl v1.32');
-    return;
-  }
-  await loadKeys(6);
-  const cases = generate(CASES, SEED);
+/**
+ * Both tools with the case's CA as their only extra system root: kubectl through SSL_CERT_FILE (Go's
+ * system pool is then that file), kdyn's CLI through NODE_EXTRA_CA_CERTS (Node's roots plus it).
+ */
+async function systemRootsVerdicts(kubectl: string, c: DiffCase, port: number, dir: string): Promise<{ kdyn: Verdict; kubectl: Verdict }> {
+  const file = writeKubeconfig(c, port, dir, true);
+  const caFile = join(dir, `ca-${c.id}.pem`);
+  writeFileSync(caFile, c.caPem);
+  const env = { HOME: dir, PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  const args = ['version', '-o', 'json', '--kubeconfig', file, '--request-timeout', '20s'];
+  const [mine, theirs] = await Promise.all([
+    runKdyn(args, { env: { ...env, NODE_EXTRA_CA_CERTS: caFile }, timeoutMs: 60_000 }),
+    runCommand(kubectl, args, { env: { ...env, SSL_CERT_FILE: caFile, SSL_CERT_DIR: dir }, timeoutMs: 60_000 }),
+  ]);
+  return {
+    kdyn: { ok: mine.code === 0 && mine.out.includes('serverVersion'), message: lastLine(mine.err) },
+    kubectl: { ok: theirs.code === 0 && theirs.out.includes('serverVersion'), message: lastLine(theirs.err) },
+  };
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').pop()?.replace(/^error: /, '') ?? '';
+}
+
+interface Tally {
+  mismatches: string[];
+  leaks: string[];
+  /** Cases where both rejected in different words (default mode). */
+  wording: string[];
+  accepted: number;
+  rejected: number;
+  comparisons: number;
+}
+
+/**
+ * Runs every case against kubectl and kdyn in each mode, WORKERS cases at a time, each worker one
+ * TLS server whose certificate changes per case.
+ */
+async function compare(kubectl: string, cases: DiffCase[], o: { systemRoots: boolean }): Promise<Tally> {
   const dir = mkdtempSync(join(tmpdir(), 'kdyn-tls-diff-'));
   const queue = [...cases];
-  const mismatches: string[] = [];
-  const leaks: string[] = [];
-  let accepted = 0;
-  let rejected = 0;
+  const tally: Tally = { mismatches: [], leaks: [], wording: [], accepted: 0, rejected: 0, comparisons: 0 };
   const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorker(cases[0]!)));
+  const check = (c: DiffCase, mode: string, mine: Verdict, theirs: Verdict, bytes: number) => {
+    tally.comparisons++;
+    if (!mine.ok && bytes > 0) tally.leaks.push(`case ${c.id} (${mode}): rejected (${mine.message}) but the server received ${bytes} bytes`);
+    if (mine.ok !== theirs.ok) {
+      tally.mismatches.push(`case ${c.id} (${mode}): kdyn ${mine.ok ? 'accepts' : 'rejects'} (${mine.message}), kubectl ${theirs.ok ? 'accepts' : 'rejects'} (${theirs.message})\n    ${c.text}`);
+    }
+  };
   try {
     await Promise.all(
       workers.map(async (w) => {
         for (let c = queue.shift(); c; c = queue.shift()) {
-          w.server.setSecureContext({ cert: c.chainPem, key: c.keyPem });
+          w.server.setSecureContext({ cert: c.chainPem, key: c.keyPem, ciphers: SERVE_ANY_SIGNATURE });
+          const theirs = await kubectlAccepts(kubectl, c, w.port, dir);
           w.bytes = 0;
           const mine = await kdynAccepts(c, w.port);
-          if (!mine.ok && w.bytes > 0) leaks.push(`case ${c.id}: rejected (${mine.message}) but the server received ${w.bytes} bytes`);
-          const theirs = await kubectlAccepts(kubectl.path, c, w.port, dir);
-          if (mine.ok !== theirs.ok) {
-            mismatches.push(`case ${c.id}: kdyn ${mine.ok ? 'accepts' : 'rejects'} (${mine.message}), kubectl ${theirs.ok ? 'accepts' : 'rejects'} (${theirs.message})\n    ${c.text}`);
+          check(c, 'default', mine, theirs, w.bytes);
+          if (!mine.ok && !theirs.ok && mine.message !== theirs.message) tally.wording.push(`case ${c.id}: kdyn "${mine.message}" / kubectl "${theirs.message}"`);
+          if (!c.opensslDiffers) {
+            w.bytes = 0;
+            check(c, 'OpenSSL', await kdynAccepts(c, w.port, 'openssl'), theirs, w.bytes);
+            if (o.systemRoots) {
+              w.bytes = 0;
+              const sys = await systemRootsVerdicts(kubectl, c, w.port, dir);
+              check(c, 'system roots', sys.kdyn, sys.kubectl, w.bytes);
+            }
           }
-          // KDYN_TLS_DIFF_MESSAGES=1: also list the cases where both reject with different words.
-          if (process.env.KDYN_TLS_DIFF_MESSAGES && !mine.ok && !theirs.ok && mine.message !== theirs.message.replace(/^error: /, '')) {
-            t.diagnostic(`case ${c.id}: kdyn "${mine.message}" / kubectl "${theirs.message}"`);
-          }
-          if (theirs.ok) accepted++;
-          else rejected++;
+          if (theirs.ok) tally.accepted++;
+          else tally.rejected++;
         }
       }),
     );
@@ -253,9 +301,38 @@ test(`TLS verification: kdyn's verdict equals kubectl's on ${CASES} generated ch
     await Promise.all(workers.map((w) => new Promise<void>((r) => w.server.close(() => r()))));
     rmSync(dir, { recursive: true, force: true });
   }
-  t.diagnostic(`kubectl accepted ${accepted} and rejected ${rejected} of ${CASES} chains`);
-  assert.deepEqual(mismatches, [], `${mismatches.length} of ${CASES} verdicts differ from kubectl's (seed ${SEED})`);
-  assert.deepEqual(leaks, []);
+  return tally;
+}
+
+test(`TLS verification: kdyn's verdict equals kubectl's on ${CASES} generated chains, fast path and OpenSSL (seed ${SEED})`, async (t) => {
+  const kubectl = findKubectl();
+  if (!kubectl) {
+    t.skip('kubectl not found on PATH: the differential TLS test needs kubectl v1.32');
+    return;
+  }
+  await loadKeys(6);
+  const r = await compare(kubectl.path, generate(CASES, SEED), { systemRoots: false });
+  t.diagnostic(`kubectl accepted ${r.accepted} and rejected ${r.rejected} of ${CASES} chains; ${r.comparisons} verdicts compared`);
+  // KDYN_TLS_DIFF_MESSAGES=1: also list the cases where both reject with different words.
+  if (process.env.KDYN_TLS_DIFF_MESSAGES) for (const line of r.wording) t.diagnostic(line);
+  assert.deepEqual(r.mismatches, [], `${r.mismatches.length} verdicts differ from kubectl's (seed ${SEED})`);
+  assert.deepEqual(r.leaks, []);
   // Both verdicts must be well represented, or the comparison proves little.
-  assert.ok(accepted >= 40 && rejected >= 40, `accepted ${accepted}, rejected ${rejected}`);
+  assert.ok(r.accepted >= 40 && r.rejected >= 40, `accepted ${r.accepted}, rejected ${r.rejected}`);
+});
+
+test(`TLS verification: kdyn's verdict equals kubectl's on ${ADVERSARIAL} adversarial chains (issue 20), in every mode (seed ${SEED})`, async (t) => {
+  const kubectl = findKubectl();
+  if (!kubectl) {
+    t.skip('kubectl not found on PATH: the differential TLS test needs kubectl v1.32');
+    return;
+  }
+  await loadKeys(6);
+  const cases = adversarialCases(ADVERSARIAL, rng(SEED + 20));
+  const r = await compare(kubectl.path, cases, { systemRoots: true });
+  t.diagnostic(`kubectl accepted ${r.accepted} and rejected ${r.rejected} of ${ADVERSARIAL} chains; ${r.comparisons} verdicts compared`);
+  for (const line of r.wording) t.diagnostic(line);
+  assert.deepEqual(r.mismatches, [], `${r.mismatches.length} verdicts differ from kubectl's (seed ${SEED})`);
+  assert.deepEqual(r.leaks, []);
+  assert.ok(r.accepted >= 20 && r.rejected >= 60, `accepted ${r.accepted}, rejected ${r.rejected}`);
 });

@@ -106,6 +106,14 @@ describe('issue 20: Go\'s rules in every verification mode, nothing sent to a se
     await refused(leaf, [inter], root.pem, `${X509}certificate is valid for attacker.example, not localhost`, { host: 'localhost' });
   });
 
+  test('under a name-constrained CA, a DNS or email name Go cannot parse refuses the chain, even beside the right name', async () => {
+    const inter = issue({ cn: 'nc-int2', issuer: root, ca: true, permitted: ['DNS:localhost'] });
+    const withEmail = leafWith([{ type: 'DNS', value: 'localhost' }, { type: 'email', value: 'a DNS:localhost' }], inter);
+    await refused(withEmail, [inter], root.pem, `${X509}cannot parse rfc822Name {"" ""}`, { host: 'localhost' });
+    const withDns = leafWith([{ type: 'DNS', value: 'localhost' }, { type: 'DNS', value: 'x, DNS:localhost' }], inter);
+    await refused(withDns, [inter], root.pem, `${X509}cannot parse dnsName "x, DNS:localhost"`, { host: 'localhost' });
+  });
+
   test('real DNS and IP entries beside imitations still match (IPv4-mapped IPv6 included, as Go)', async () => {
     await accepted(leafWith([{ type: 'email', value: 'DNS:nothing' }, { type: 'IP', value: '127.0.0.1' }]), [], root.pem);
     await accepted(leafWith([{ type: 'IP', value: '::ffff:7f00:1' }]), [], root.pem);
