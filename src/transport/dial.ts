@@ -137,7 +137,7 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     // Where OpenSSL refused, a bundle candidate it skipped is added so that Go's reason can name it.
     const chain = peerChain(s, openSslVerdict ? anchors : undefined);
     if (!chain[0]) return Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-    return checkName(chain[0], verifyName) ?? goChainProblem(chain) ?? openSslVerdict ?? undefined;
+    return checkName(chain[0], verifyName) ?? goChainProblem(chain, anchors) ?? openSslVerdict ?? undefined;
   };
 
   const connectWith = async (m: Verification): Promise<TLSSocket | 'openssl'> => {

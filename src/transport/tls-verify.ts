@@ -202,12 +202,18 @@ function signerProblem(child: CertFacts, parent: CertFacts): TlsVerifyError | un
  * intermediate needs basicConstraints CA:TRUE, no certificate may be signed with SHA-1 or MD5, and
  * under a name-constrained CA every DNS and email name of the leaf must parse (./go-names.ts).
  */
-export function goChainProblem(chain: readonly X509Certificate[]): TlsVerifyError | undefined {
+export function goChainProblem(chain: readonly X509Certificate[], anchors: readonly X509Certificate[] = []): TlsVerifyError | undefined {
   let facts: CertFacts[];
   try {
     facts = chain.map((c) => factsOf(c));
   } catch (e) {
     return unparsable(e);
+  }
+  // OpenSSL may have verified through another issuer than the chain Node reports (it looks in the
+  // trust store first): a certificate signed only by bundle certificates that may not sign is refused.
+  for (const [i, c] of chain.entries()) {
+    const signers = anchors.filter((a) => !a.raw.equals(c.raw) && a.subject === c.issuer && c.verify(a.publicKey));
+    if (signers.length > 0 && !signers.some((a) => canSign(factsOf(a)))) return signerProblem(facts[i]!, factsOf(signers[0]!));
   }
   for (let i = 0; i + 1 < facts.length; i++) {
     const problem = signerProblem(facts[i]!, facts[i + 1]!) ?? (hasNameConstraints(facts[i + 1]!) ? unparsableName(facts[0]!) : undefined);

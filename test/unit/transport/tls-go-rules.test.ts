@@ -134,6 +134,14 @@ describe('issue 20: Go\'s rules in every verification mode, nothing sent to a se
     await refused(issue({ cn: 'srv', issuer: notCa, san: ['127.0.0.1'] }), [], root.pem + notCa.pem, cannotSign('not-a-ca'));
   });
 
+  test('a CA:TRUE twin presented by the server does not lend its rights to a bundle certificate that may not sign', async () => {
+    // OpenSSL looks for the issuer in the trust store first, so it verifies through the bundle's
+    // certificate (keyCertSign, no basicConstraints: an anchor to OpenSSL), not the presented twin.
+    const kuOnly = issue({ cn: 'ku-only-twin', noBasicConstraints: true, ku: 'ca', eku: 'none', keyIndex: 4 });
+    const twin = issue({ cn: 'ku-only-twin', ca: true, keyIndex: 4 });
+    await refused(issue({ cn: 'srv', issuer: kuOnly, san: ['127.0.0.1'] }), [twin], kuOnly.pem, cannotSign('ku-only-twin'));
+  });
+
   test('a pinned serving certificate is trusted itself, but cannot sign others', async () => {
     const pinned = issue({ cn: 'pinned', san: ['127.0.0.1'] });
     await accepted(pinned, [], pinned.pem);
