@@ -1,0 +1,171 @@
+/**
+ * Issue 21: a watch after an abrupt outage of a real kube-apiserver (`--server real`). Per run: a
+ * fresh namespace; `kdyn watch configmaps --watch-only -o name` and the kubectl baseline watch it; a
+ * ConfigMap shows both are watching; the API server is SIGKILLed and its port stays closed (connections
+ * refused) for the outage; it is started again; once /readyz says ok a ConfigMap is created, and the
+ * sample is the time from that create's answer until each tool prints it. Target: kdyn within 5 s.
+ *
+ * kubectl's `get -w` exits (status 0) when its watch connection drops, so on its own it never prints
+ * that object; the baseline is what a script does about it: `kubectl get -w` re-run every second by a
+ * shell loop (listing first, so the loop sees objects created between its runs). Both watch through the
+ * same outage at once (their work while waiting is negligible).
+ *
+ * The 3-minute outage is opt-in (`--case real-watch-outage-180s`): one run takes about 4 minutes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
+import { KDYN_BIN } from '../tools.js';
+import type { BenchCase, CaseEnv, CustomSample } from '../types.js';
+import type { RealCluster } from '../../test/support/real-apiserver.js';
+
+const WATCHING_TIMEOUT_MS = 60_000;
+/** How long a tool may take to print the object made after the outage before the run fails. */
+const EVENT_TIMEOUT_MS = 150_000;
+
+/** A running process whose stdout lines are kept with their arrival times. */
+class LineWatcher {
+  private readonly lines: Array<{ text: string; at: number }> = [];
+  private stderr = '';
+  private exited = false;
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(private readonly child: ChildProcess, readonly label: string) {
+    let partial = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      const at = performance.now();
+      const parts = (partial + chunk).split('\n');
+      partial = parts.pop()!;
+      for (const text of parts) this.lines.push({ text, at });
+      this.wake();
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      if (this.stderr.length < 16_384) this.stderr += chunk;
+    });
+    child.once('exit', () => {
+      this.exited = true;
+      this.wake();
+    });
+  }
+
+  /** In a process group of its own, so stop() also ends a shell's children. */
+  static start(label: string, argv: string[], env: Record<string, string>, cwd: string): LineWatcher {
+    const child = spawn(argv[0]!, argv.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    live.add(child);
+    child.once('exit', () => live.delete(child));
+    return new LineWatcher(child, label);
+  }
+
+  /** Resolves with the arrival time of the first line ending in `suffix`. */
+  async waitFor(suffix: string, timeoutMs: number): Promise<number> {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const hit = this.lines.find((l) => l.text.trimEnd().endsWith(suffix));
+      if (hit) return hit.at;
+      if (this.exited) throw new Error(`${this.label} exited before printing ${suffix}: ${this.stderrTail()}`);
+      const left = deadline - performance.now();
+      if (left <= 0) throw new Error(`${this.label} did not print ${suffix} within ${timeoutMs / 1000} s: ${this.stderrTail()}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, left);
+        function done(): void {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.waiters.add(done);
+      });
+    }
+  }
+
+  private stderrTail(): string {
+    const lines = this.stderr.split('\n').filter((l) => l.trim() !== '');
+    return lines.slice(-2).join(' | ') || '(nothing on stderr)';
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+    this.waiters.clear();
+  }
+
+  stop(): void {
+    killGroup(this.child);
+  }
+}
+
+/** The watchers' process groups, killed when the harness exits (a crash or Ctrl-C included). */
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of live) killGroup(c);
+});
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+}
+
+async function create(cluster: RealCluster, path: string, body: object): Promise<void> {
+  // Right after /readyz a create can still meet a controller that has not synced: try for a while.
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    const res = await cluster.request('POST', path, body).catch((e: Error) => ({ status: 0, body: e.message }));
+    if (res.status === 201) return;
+    if (performance.now() > deadline) throw new Error(`POST ${path}: HTTP ${res.status} ${res.body.slice(0, 200)}`);
+    await delay(100);
+  }
+}
+
+let runNumber = 0;
+
+async function outageRun(env: CaseEnv, outageMs: number): Promise<CustomSample> {
+  const cluster = env.server?.cluster;
+  if (!cluster) throw new Error('the outage cases need the real API server (--server real)');
+  if (!env.kubectl) throw new Error('kubectl not on PATH');
+  if (cluster.pid() === undefined) await cluster.start(); // an earlier run failed while it was down
+  const ns = `outage-${process.pid}-${++runNumber}`;
+  await create(cluster, '/api/v1/namespaces', { metadata: { name: ns } });
+  const configmap = (name: string) => create(cluster, `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name } });
+
+  const kdyn = LineWatcher.start('kdyn watch', [KDYN_BIN, 'watch', 'configmaps', '-n', ns, '--watch-only', '-o', 'name'], env.toolEnv('kdyn'), env.tmp);
+  const loop = `while :; do "$0" get configmaps -n ${ns} -w -o name; sleep 1; done`;
+  const kubectl = LineWatcher.start('kubectl get -w (loop)', ['/bin/sh', '-c', loop, env.kubectl], env.toolEnv('baseline'), env.tmp);
+  try {
+    await configmap('before');
+    await Promise.all([kdyn.waitFor('/before', WATCHING_TIMEOUT_MS), kubectl.waitFor('/before', WATCHING_TIMEOUT_MS)]);
+
+    const down = performance.now();
+    await cluster.kill({ graceful: false });
+    await delay(Math.max(0, outageMs - (performance.now() - down)));
+    await cluster.start();
+    await configmap('after');
+    const created = performance.now();
+    const [k, b] = await Promise.all([kdyn.waitFor('/after', EVENT_TIMEOUT_MS), kubectl.waitFor('/after', EVENT_TIMEOUT_MS)]);
+    return { kdyn: k - created, baseline: b - created };
+  } finally {
+    kdyn.stop();
+    kubectl.stop();
+  }
+}
+
+function outageCase(name: string, outageS: number, runs: number, optIn: boolean): BenchCase {
+  return {
+    name,
+    description: `watch: first event after an abrupt ${outageS} s outage (SIGKILL, connections refused), from the create after /readyz ok`,
+    issue: 'issue 21',
+    server: { real: 'small', user: 'token' },
+    target: { kind: 'absolute', maxMs: 5000 },
+    baseline: { kind: 'kubectl', args: () => ['get', 'configmaps', '-w', '-o', 'name', '(re-run every 1 s by a shell loop)'] },
+    custom: (env) => outageRun(env, outageS * 1000),
+    runs,
+    warmup: 0,
+    optIn,
+  };
+}
+
+export const order = 61;
+
+export const cases: BenchCase[] = [
+  outageCase('real-watch-outage-30s', 30, 3, false),
+  outageCase('real-watch-outage-180s', 180, 1, true),
+];
