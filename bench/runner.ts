@@ -126,6 +126,7 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       tmp,
       kubectl: opts.kubectl?.path,
       toolEnv: (tool) => toolEnv(tool),
+      log: opts.log,
       run: async (tool, args, runOpts) => {
         const bin = tool === 'kdyn' ? KDYN_BIN : opts.kubectl?.path;
         if (!bin) return { code: 127, stderr: 'kubectl not on PATH' };

@@ -56,6 +56,8 @@ export interface CaseEnv {
    * `homeOf`: run with the other tool's HOME (e.g. kubectl on kdyn's cache, which the two share).
    */
   run(tool: Tool, args: string[], opts?: { homeOf?: Tool }): Promise<{ code: number | null; stderr: string }>;
+  /** A line on the harness's log (stderr), e.g. what a custom case saw in a run. */
+  log(line: string): void;
   /** The environment the harness runs a tool with (PATH, HOME, LANG, KUBECONFIG), for cases that start processes themselves. */
   toolEnv(tool: Tool): Record<string, string>;
 }
