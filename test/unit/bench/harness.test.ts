@@ -154,6 +154,15 @@ describe('bench case registry and servers', () => {
   });
 });
 
+test('--server real without KUBEBUILDER_ASSETS stops with one line (exit 2)', { timeout: 30_000 }, () => {
+  const env = { ...process.env };
+  delete env.KUBEBUILDER_ASSETS;
+  const r = spawnSync(process.execPath, [join(root, 'build/bench/main.js'), '--server', 'real'], { cwd: root, env, encoding: 'utf8', timeout: 25_000 });
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^bench: --server real needs KUBEBUILDER_ASSETS: [^\n]+\n$/);
+});
+
 test('bench smoke: the version case with 3 runs writes consistent JSON', { timeout: 30_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'kdyn-bench-test-'));
   try {
