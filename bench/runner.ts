@@ -148,7 +148,6 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
         for (let i = 0; i < runs; i++) {
           const s = await c.custom(env);
           samples.push(typeof s === 'number' ? { kdyn: s } : s);
-          if (runs > 1) opts.log(`  ${c.name}: run ${i + 1}/${runs}: ${describeSample(samples[i]!)}`);
         }
       } catch (e) {
         return notReady((e as Error).message.split('\n')[0]!);
@@ -228,8 +227,6 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     rmSync(tmp, { recursive: true, force: true });
   }
 }
-
-const describeSample = (s: CustomSample) => `kdyn ${s.kdyn.toFixed(1)} ms${s.baseline !== undefined ? `, baseline ${s.baseline.toFixed(1)} ms` : ''}`;
 
 /**
  * A custom case's result: kdyn's samples decide (its target is on kdyn's median); the baseline's,
