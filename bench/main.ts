@@ -1,27 +1,34 @@
 /**
- * `npm run bench -- [--case NAME]... [--json FILE] [--runs N] [--warmup N] [--list]`
+ * `npm run bench -- [--server local|real] [--case NAME]... [--json FILE] [--runs N] [--warmup N] [--list]`
  *
- * Times kdyn against kubectl (or `node -e 0`) on the same local API server. Results are printed
- * per case (median, min, ratio, target pass/MISS); a missed target never fails the process, only a
- * broken harness does (exit 1), or bad arguments (exit 2).
+ * Times kdyn against kubectl (or `node -e 0`) on the same API server: the project's local one by
+ * default, or with `--server real` a real kube-apiserver v1.32 (bench/real-server.ts), each mode with
+ * its own cases. Results are printed per case (server, median, min, ratio, target pass/MISS); a
+ * missed target never fails the process, only a broken harness does (exit 1), or bad arguments or a
+ * real mode without its assets (exit 2).
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, platform, release } from 'node:os';
+import { realAssets } from '../test/support/real-apiserver.js';
 import { rssMethod } from './measure.js';
+import { NO_ASSETS, RealClusters } from './real-server.js';
 import { loadCases } from './registry.js';
 import { runCase, ServerPool } from './runner.js';
 import { summaryTable } from './report.js';
-import { DEFAULT_RUNS, describeTarget, formatResult, markdownTable, parseBenchArgs, selectCases, type BenchArgs } from './stats.js';
+import { DEFAULT_CRD_GROUPS, DEFAULT_RUNS, describeTarget, formatResult, markdownTable, parseBenchArgs, selectCases, type BenchArgs, type ServerMode } from './stats.js';
 import { findKubectl } from './tools.js';
-import { serverKey } from './server.js';
+import { isRealServer, serverKey } from './server.js';
 import type { BenchCase, CaseResult } from './types.js';
 
-const USAGE = `Usage: npm run bench -- [--case NAME[,NAME]]... [--json FILE] [--runs N] [--warmup N] [--list]
-  --case NAME   run only these cases (NAME* matches a prefix); default: all
-  --json FILE   also write the results as JSON
-  --runs N      timed runs per tool (default ${DEFAULT_RUNS}; medians need >= 15 to mean much)
-  --warmup N    untimed runs per tool first (default 2; the first one is checked for errors)
-  --list        list the cases and exit
+const USAGE = `Usage: npm run bench -- [--server local|real] [--case NAME[,NAME]]... [--json FILE] [--runs N] [--warmup N] [--list]
+  --server S      local (default): the project's local API server; real: a real kube-apiserver v1.32
+                  and etcd from $KUBEBUILDER_ASSETS (a small cluster and one with --crd-groups CRD groups)
+  --case NAME     run only these cases of that server (NAME* matches a prefix); default: all but opt-in ones
+  --crd-groups N  real mode: CRD groups of the big cluster (default ${DEFAULT_CRD_GROUPS})
+  --json FILE     also write the results as JSON
+  --runs N        timed runs per tool (default ${DEFAULT_RUNS}; medians need >= 15 to mean much)
+  --warmup N      untimed runs per tool first (default 2; the first one is checked for errors)
+  --list          list the cases (both servers; [opt-in]: run only when named with --case) and exit
 Env: KDYN_BENCH_KUBECTL=/path/to/kubectl picks the kubectl binary.`;
 
 async function main(): Promise<number> {
@@ -40,15 +47,22 @@ async function main(): Promise<number> {
   for (const w of registry.warnings) process.stderr.write(`bench: warning: ${w}\n`);
   if (args.list) {
     for (const c of registry.cases) {
-      process.stdout.write(`${c.name.padEnd(30)} ${describeTarget(c.target).padEnd(10)} ${c.description}${c.stub ? ' [stub]' : ''}\n`);
+      const notes = `${c.stub ? ' [stub]' : ''}${c.optIn ? ' [opt-in]' : ''}`;
+      process.stdout.write(`${c.name.padEnd(30)} ${caseMode(c).padEnd(6)} ${describeTarget(c.target).padEnd(10)} ${c.description}${notes}\n`);
     }
     return 0;
   }
+  if (args.server === 'real' && !realAssets()) {
+    process.stderr.write(`bench: ${NO_ASSETS}\n`);
+    return 2;
+  }
   let selected;
   try {
-    selected = selectCases(registry.cases, args.cases);
+    selected = selectCases(registry.cases.filter((c) => caseMode(c) === args.server), args.cases);
   } catch (e) {
-    process.stderr.write(`bench: ${(e as Error).message}\n`);
+    const other = registry.cases.filter((c) => caseMode(c) !== args.server && args.cases.includes(c.name));
+    const hint = other.length ? ` (${other.map((c) => c.name).join(', ')}: run with --server ${caseMode(other[0]!)})` : '';
+    process.stderr.write(`bench: ${(e as Error).message}${hint}\n`);
     return 2;
   }
   selected = groupByServer(selected);
@@ -57,8 +71,9 @@ async function main(): Promise<number> {
   log(`bench: node ${process.version}, ${platform()} ${release()}, ${cpus().length} CPUs`);
   log(`bench: kubectl: ${kubectl ? `${kubectl.path} (${kubectl.version}; ${kubectl.note})` : 'not found on PATH: kubectl cases are skipped'}`);
   log(`bench: ${args.runs} timed runs per tool after ${args.warmup} warm-up, alternating; peak memory via ${rssMethod()}`);
+  log(`bench: server: ${args.server === 'real' ? `real kube-apiserver from ${realAssets()}, CRD cluster with ${args.crdGroups} groups` : 'local API server (test/support/apiserver)'}`);
 
-  const pool = new ServerPool();
+  const pool = new ServerPool(args.server === 'real' ? { clusters: new RealClusters(args.crdGroups, log), crdGroups: args.crdGroups } : undefined);
   const results: CaseResult[] = [];
   const stop = () => {
     void pool.stopAll().finally(() => process.exit(130));
@@ -94,12 +109,19 @@ async function main(): Promise<number> {
       rssMethod: rssMethod(),
       runs: args.runs,
       warmup: args.warmup,
+      server: args.server,
+      ...(args.server === 'real' ? { crdGroups: args.crdGroups, realServers: pool.realSetups } : {}),
       results,
     };
     writeFileSync(args.json, `${JSON.stringify(doc, null, 2)}\n`);
     log(`bench: wrote ${args.json}`);
   }
   return 0;
+}
+
+/** Which --server mode a case belongs to. */
+function caseMode(c: BenchCase): ServerMode {
+  return c.server && isRealServer(c.server) ? 'real' : 'local';
 }
 
 /** Keeps the cases' order but runs cases sharing a server's options together (one start each). */

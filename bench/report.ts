@@ -9,18 +9,19 @@ import type { CaseResult } from './types.js';
 
 export function summaryTable(results: readonly CaseResult[]): string {
   const table = new Table({
-    head: ['case', 'kdyn median', 'baseline median', 'ratio', 'target', 'result'],
-    colAligns: ['left', 'right', 'right', 'right', 'left', 'left'],
+    head: ['case', 'server', 'kdyn median', 'baseline median', 'ratio', 'target', 'result'],
+    colAligns: ['left', 'left', 'right', 'right', 'right', 'left', 'left'],
     style: { head: [], border: [] },
   });
   for (const r of results) {
     if (r.status !== 'ok') {
-      table.push([r.name, { colSpan: 3, hAlign: 'left', content: `${r.status === 'skipped' ? 'skipped' : 'not ready'}: ${r.reason ?? ''}` }, describeTarget(r.target), '']);
+      table.push([r.name, r.server, { colSpan: 3, hAlign: 'left', content: `${r.status === 'skipped' ? 'skipped' : 'not ready'}: ${r.reason ?? ''}` }, describeTarget(r.target), '']);
       continue;
     }
     const v = (x: number) => `${x.toFixed(1)} ${r.unit}`;
     table.push([
       r.name,
+      r.server,
       v(r.kdyn!.median),
       r.baseline ? v(r.baseline.median) : '-',
       r.ratio !== undefined ? `${r.ratio.toFixed(2)}x` : '-',

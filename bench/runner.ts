@@ -8,11 +8,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runOnce, type RunSpec } from './measure.js';
-import { startLocalServer, serverKey, type ServerHandle } from './server.js';
+import { realServerLabel, type RealClusters, type RealSetup } from './real-server.js';
+import { isRealServer, startLocalServer, serverKey, type ServerHandle } from './server.js';
 import { median, meets, ratio, summarize } from './stats.js';
 import { findOnPath, KDYN_BIN, type KubectlInfo } from './tools.js';
 import { waitForLayoutWriter, type WriterWait } from './write-behind.js';
-import type { BenchCase, CaseEnv, CaseResult, ServerOptions, Tool } from './types.js';
+import type { BenchCase, CaseEnv, CaseResult, CustomSample, RealServerOptions, RunningServer, ServerOptions, Tool } from './types.js';
 
 export interface RunnerOptions {
   runs: number;
@@ -23,24 +24,44 @@ export interface RunnerOptions {
 
 const RUN_TIMEOUT_MS = 180_000;
 
-/** Servers shared between cases with equal options; stopped by `stopAll`. */
+/**
+ * Servers shared between cases with equal options, one at a time; stopped by `stopAll`. Real
+ * clusters come from `real` (given in `--server real` mode only).
+ */
 export class ServerPool {
   private readonly servers = new Map<string, Promise<ServerHandle>>();
   private readonly dir = mkdtempSync(join(tmpdir(), 'kdyn-bench-servers-'));
   private current: string | undefined;
+  /** How each real cluster was set up, in start order (for the JSON). */
+  readonly realSetups: RealSetup[] = [];
+
+  constructor(private readonly real?: { clusters: RealClusters; crdGroups: number }) {}
 
   /** Starts (or reuses) the server for `opts`; stops the previous one when the options change. */
-  async get(opts: ServerOptions): Promise<ServerHandle> {
+  async get(opts: ServerOptions | RealServerOptions): Promise<RunningServer> {
     const key = serverKey(opts);
     if (this.current !== undefined && this.current !== key) await this.stop(this.current);
     this.current = key;
     let p = this.servers.get(key);
     if (!p) {
-      const kubeconfig = join(this.dir, `kubeconfig-${this.servers.size}`);
-      p = startLocalServer(opts, kubeconfig);
+      p = isRealServer(opts) ? this.startReal(opts) : startLocalServer(opts, join(this.dir, `kubeconfig-${this.servers.size}`));
       this.servers.set(key, p);
     }
-    return p;
+    const server = await p;
+    return isRealServer(opts) ? { ...server, kubeconfig: server.cluster!.kubeconfigs[opts.user] } : server;
+  }
+
+  /** Which server a case's figures come from, for the table and the JSON. */
+  label(opts: ServerOptions | RealServerOptions | null): string {
+    if (!opts) return 'none';
+    return isRealServer(opts) ? realServerLabel(opts, this.real?.crdGroups ?? 0) : 'local';
+  }
+
+  private async startReal(opts: RealServerOptions): Promise<ServerHandle> {
+    if (!this.real) throw new Error('a real-server case needs --server real');
+    const { cluster, setup } = await this.real.clusters.start(opts.real);
+    this.realSetups.push(setup);
+    return { url: cluster.url, kubeconfig: cluster.kubeconfigs.token, startMs: setup.startMs, cluster, stop: () => cluster.stop() };
   }
 
   private async stop(key: string): Promise<void> {
@@ -51,6 +72,7 @@ export class ServerPool {
 
   async stopAll(): Promise<void> {
     for (const key of [...this.servers.keys()]) await this.stop(key);
+    await this.real?.clusters.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
@@ -65,12 +87,13 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     metric,
     unit: metric === 'rss' ? 'MiB' : 'ms',
     target: c.target,
+    server: pool.label(c.server),
   };
   const notReady = (reason: string): CaseResult => ({ ...base, status: 'not-ready', reason });
   if (c.baseline.kind === 'kubectl' && !opts.kubectl) return { ...base, status: 'skipped', reason: 'kubectl not on PATH' };
   if (!c.custom && !c.kdyn) return notReady('the case defines no kdyn command');
 
-  let server: ServerHandle | undefined;
+  let server: RunningServer | undefined;
   if (c.server) {
     try {
       server = await pool.get(c.server);
@@ -83,8 +106,8 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     const home = { kdyn: join(tmp, 'home-kdyn'), baseline: join(tmp, 'home-baseline') };
     mkdirSync(home.kdyn);
     mkdirSync(home.baseline);
-    const toolEnv = (tool: Tool): Record<string, string> => {
-      const e: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home[tool], LANG: 'C.UTF-8' };
+    const toolEnv = (tool: Tool, homeOf: Tool = tool): Record<string, string> => {
+      const e: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home[homeOf], LANG: 'C.UTF-8' };
       if (server) e.KUBECONFIG = server.kubeconfig;
       return e;
     };
@@ -102,28 +125,35 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       cacheDir,
       tmp,
       kubectl: opts.kubectl?.path,
-      run: async (tool, args) => {
+      toolEnv: (tool) => toolEnv(tool),
+      log: opts.log,
+      run: async (tool, args, runOpts) => {
         const bin = tool === 'kdyn' ? KDYN_BIN : opts.kubectl?.path;
         if (!bin) return { code: 127, stderr: 'kubectl not on PATH' };
-        const out = await runOnce({ argv: [bin, ...args], env: toolEnv(tool), cwd: tmp }, { capture: true, timeoutMs: RUN_TIMEOUT_MS });
-        await settle(tool);
+        const homeOf = runOpts?.homeOf ?? tool;
+        const out = await runOnce({ argv: [bin, ...args], env: toolEnv(tool, homeOf), cwd: tmp }, { capture: true, timeoutMs: RUN_TIMEOUT_MS });
+        await settle(homeOf);
         return { code: out.code, stderr: out.stderr ?? '' };
       },
     };
     const why = await c.prepare?.(env);
     if (why) return notReady(why);
     const runs = c.runs ? Math.min(c.runs, opts.runs) : opts.runs;
+    const warmup = c.warmup !== undefined ? Math.min(c.warmup, opts.warmup) : opts.warmup;
 
     if (c.custom) {
-      const samples: number[] = [];
+      const samples: CustomSample[] = [];
       try {
-        for (let i = 0; i < opts.warmup; i++) await c.custom(env);
-        for (let i = 0; i < runs; i++) samples.push(await c.custom(env));
+        for (let i = 0; i < warmup; i++) await c.custom(env);
+        for (let i = 0; i < runs; i++) {
+          const s = await c.custom(env);
+          samples.push(typeof s === 'number' ? { kdyn: s } : s);
+        }
       } catch (e) {
         return notReady((e as Error).message.split('\n')[0]!);
       }
-      const kdyn = summarize(c.description, samples);
-      return { ...base, kdyn, pass: meets(c.target, kdyn.median, undefined) };
+      const baselineLabel = c.baseline.kind === 'kubectl' ? ['kubectl', ...c.baseline.args(env)].join(' ') : c.baseline.kind;
+      return customResult(base, { kdyn: c.description, baseline: baselineLabel }, samples);
     }
 
     const specs: Partial<Record<Tool, { spec: RunSpec; label: string }>> = {};
@@ -142,9 +172,18 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     const rss = metric === 'rss';
 
     const output: Partial<Record<Tool, { lines: number; bytes: number }>> = {};
-    for (let w = 0; w < opts.warmup; w++) {
-      for (const tool of tools) {
+    const beforeRun = async (tool: Tool): Promise<string | undefined> => {
+      try {
         await c.beforeRun?.(tool, env);
+        return undefined;
+      } catch (e) {
+        return `before a run of ${tool}: ${(e as Error).message.split('\n')[0]}`;
+      }
+    };
+    for (let w = 0; w < warmup; w++) {
+      for (const tool of tools) {
+        const failed = await beforeRun(tool);
+        if (failed) return notReady(failed);
         const out = await runOnce(specs[tool]!.spec, { capture: w === 0, rss, timeoutMs: RUN_TIMEOUT_MS });
         await settle(tool);
         if (w === 0) output[tool] = { lines: out.stdoutLines ?? 0, bytes: out.stdoutBytes ?? 0 };
@@ -161,7 +200,8 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     const layoutMs: number[] = [];
     for (let i = 0; i < runs; i++) {
       for (const tool of tools) {
-        await c.beforeRun?.(tool, env);
+        const failed = await beforeRun(tool);
+        if (failed) return notReady(failed);
         const out = await runOnce(specs[tool]!.spec, { rss, timeoutMs: RUN_TIMEOUT_MS });
         const w = await settle(tool);
         if (w?.writer && w.layoutMs !== undefined) layoutMs.push(out.ms + w.layoutMs);
@@ -186,4 +226,17 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * A custom case's result: kdyn's samples decide (its target is on kdyn's median); the baseline's,
+ * when every run has one, are shown beside them with the ratio, for comparison.
+ */
+export function customResult(base: CaseResult, labels: Record<Tool, string>, samples: readonly CustomSample[]): CaseResult {
+  const kdyn = summarize(labels.kdyn, samples.map((s) => s.kdyn));
+  const baselineSamples = samples.flatMap((s) => (s.baseline === undefined ? [] : [s.baseline]));
+  if (baselineSamples.length === 0 || baselineSamples.length !== samples.length) return { ...base, kdyn, pass: meets(base.target, kdyn.median, undefined) };
+  const baseline = summarize(labels.baseline, baselineSamples);
+  const r = ratio(kdyn.median, baseline.median);
+  return { ...base, kdyn, baseline, ratio: r, pass: meets(base.target, kdyn.median, r) };
 }

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './tools.js';
-import type { RunningServer, ServerOptions } from './types.js';
+import type { RealServerOptions, RunningServer, ServerOptions } from './types.js';
 
 export const SERVER_MAIN = join(ROOT, 'build', 'test', 'support', 'apiserver', 'main.js');
 
@@ -25,8 +25,13 @@ export function serverFlags(opts: ServerOptions, kubeconfig: string): string[] {
   return flags;
 }
 
-/** A stable key: cases with equal options share one server. */
-export function serverKey(opts: ServerOptions): string {
+export function isRealServer(opts: ServerOptions | RealServerOptions): opts is RealServerOptions {
+  return 'real' in opts;
+}
+
+/** A stable key: cases with equal options share one server (real: one per cluster, whichever user). */
+export function serverKey(opts: ServerOptions | RealServerOptions): string {
+  if (isRealServer(opts)) return JSON.stringify(['real', opts.real]);
   return JSON.stringify([opts.seed ?? 'empty', opts.extraGroups ?? 0, opts.configmaps ?? 0, opts.namespace ?? '', opts.discovery ?? 'aggregated']);
 }
 

@@ -35,6 +35,8 @@ export function describeTarget(t: Target): string {
   return t.kind === 'ratio' ? `<=${t.max.toFixed(2)}x` : `<${t.maxMs} ms`;
 }
 
+export type ServerMode = 'local' | 'real';
+
 export interface BenchArgs {
   cases: string[];
   json?: string;
@@ -42,13 +44,21 @@ export interface BenchArgs {
   warmup: number;
   list: boolean;
   help: boolean;
+  /** Which API server the cases run against: the project's local one (default) or a real kube-apiserver. */
+  server: ServerMode;
+  /** Real mode: how many CRD groups the "crds" cluster gets. */
+  crdGroups: number;
 }
 
 export const DEFAULT_RUNS = 15;
+export const DEFAULT_CRD_GROUPS = 1000;
 
-/** `[--case NAME]... [--json FILE] [--runs N] [--warmup N] [--list]`; `--case a,b` also works. */
+/**
+ * `[--case NAME]... [--json FILE] [--runs N] [--warmup N] [--list] [--server local|real] [--crd-groups N]`;
+ * `--case a,b` also works.
+ */
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
-  const out: BenchArgs = { cases: [], runs: DEFAULT_RUNS, warmup: 2, list: false, help: false };
+  const out: BenchArgs = { cases: [], runs: DEFAULT_RUNS, warmup: 2, list: false, help: false, server: 'local', crdGroups: DEFAULT_CRD_GROUPS };
   for (let i = 0; i < argv.length; i++) {
     const tok = argv[i]!;
     const eq = tok.indexOf('=');
@@ -79,6 +89,15 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       case '--warmup':
         out.warmup = count(1);
         break;
+      case '--server': {
+        const v = value();
+        if (v !== 'local' && v !== 'real') throw new Error(`--server: expected "local" or "real", got "${v}"`);
+        out.server = v;
+        break;
+      }
+      case '--crd-groups':
+        out.crdGroups = count(1);
+        break;
       case '--list':
         out.list = true;
         break;
@@ -93,25 +112,29 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   return out;
 }
 
-/** `NAME` matches exactly; `NAME*` matches a prefix. */
-export function selectCases<T extends { name: string }>(all: readonly T[], wanted: readonly string[]): T[] {
-  if (wanted.length === 0) return [...all];
-  const unknown = wanted.filter((w) => !all.some((c) => matches(c.name, w)));
+/**
+ * `NAME` matches exactly; `NAME*` matches a prefix. An opt-in case (a long one) is selected only by
+ * its exact name, never by default or by a prefix.
+ */
+export function selectCases<T extends { name: string; optIn?: boolean }>(all: readonly T[], wanted: readonly string[]): T[] {
+  if (wanted.length === 0) return all.filter((c) => !c.optIn);
+  const unknown = wanted.filter((w) => !all.some((c) => matches(c, w)));
   if (unknown.length) {
     throw new Error(`unknown case ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${all.map((c) => c.name).join(', ')}`);
   }
-  return all.filter((c) => wanted.some((w) => matches(c.name, w)));
+  return all.filter((c) => wanted.some((w) => matches(c, w)));
 }
 
-function matches(name: string, pattern: string): boolean {
-  return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern;
+function matches(c: { name: string; optIn?: boolean }, pattern: string): boolean {
+  if (pattern.endsWith('*')) return !c.optIn && c.name.startsWith(pattern.slice(0, -1));
+  return c.name === pattern;
 }
 
 const fmt = (v: number, unit: 'ms' | 'MiB'): string => (unit === 'ms' ? v.toFixed(1) : v.toFixed(1));
 
 /** One line per case, for the console. */
 export function formatResult(r: CaseResult): string {
-  const head = r.name.padEnd(30);
+  const head = `${r.name.padEnd(30)} [${r.server}]`;
   if (r.status !== 'ok') return `${head} ${r.status === 'skipped' ? 'skipped' : 'not ready'}: ${r.reason ?? ''}`;
   const k = r.kdyn!;
   let line = `${head} kdyn ${fmt(k.median, r.unit)} ${r.unit} (min ${fmt(k.min, r.unit)})`;
@@ -126,17 +149,17 @@ export function formatResult(r: CaseResult): string {
 
 /** A Markdown table of all results (for the README and --json users). */
 export function markdownTable(results: readonly CaseResult[]): string {
-  const rows = ['| case | kdyn median (min) | baseline median (min) | ratio | target | result |', '|---|---|---|---|---|---|'];
+  const rows = ['| case | server | kdyn median (min) | baseline median (min) | ratio | target | result |', '|---|---|---|---|---|---|---|'];
   for (const r of results) {
     if (r.status !== 'ok') {
-      rows.push(`| ${r.name} | ${r.status}: ${r.reason ?? ''} | | | ${describeTarget(r.target)} | |`);
+      rows.push(`| ${r.name} | ${r.server} | ${r.status}: ${r.reason ?? ''} | | | ${describeTarget(r.target)} | |`);
       continue;
     }
     const k = r.kdyn!;
     const b = r.baseline;
     const cell = (s: SideResult) => `${fmt(s.median, r.unit)} ${r.unit} (${fmt(s.min, r.unit)})`;
     rows.push(
-      `| ${r.name} | ${cell(k)} | ${b ? cell(b) : '-'} | ${r.ratio !== undefined ? `${r.ratio.toFixed(2)}x` : '-'} | ${describeTarget(r.target)} | ${r.pass ? 'pass' : 'miss'} |`,
+      `| ${r.name} | ${r.server} | ${cell(k)} | ${b ? cell(b) : '-'} | ${r.ratio !== undefined ? `${r.ratio.toFixed(2)}x` : '-'} | ${describeTarget(r.target)} | ${r.pass ? 'pass' : 'miss'} |`,
     );
   }
   return rows.join('\n');

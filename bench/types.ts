@@ -3,6 +3,7 @@
  * the harness finds every such file itself (bench/registry.ts), so adding a case never means
  * editing the harness.
  */
+import type { RealCluster } from '../test/support/real-apiserver.js';
 
 /** Options for the local API server a case runs against (issue 3's `npm run local-apiserver` flags). */
 export interface ServerOptions {
@@ -13,13 +14,25 @@ export interface ServerOptions {
   discovery?: 'aggregated' | 'legacy';
 }
 
-/** A running local API server, as the harness started it (TLS, bearer token). */
+/**
+ * A case for the real kube-apiserver v1.32 (`--server real`, bench/real-server.ts): on the "small"
+ * cluster (what a fresh cluster serves) or the "crds" one (plus `--crd-groups` CRD groups, default
+ * 1,000), as the admin with a bearer token or with a client certificate.
+ */
+export interface RealServerOptions {
+  real: 'small' | 'crds';
+  user: 'token' | 'clientCert';
+}
+
+/** A running API server, as the harness started it (TLS). */
 export interface RunningServer {
   url: string;
-  /** A kubeconfig the server wrote for itself (token, CA data). */
+  /** The kubeconfig the case's tools use (local server: its own, token and CA data). */
   kubeconfig: string;
-  /** Milliseconds from spawn to its `ready <url>` line. */
+  /** Milliseconds from spawn to ready. */
   startMs: number;
+  /** Real mode only: the cluster itself, for cases that stop and start it or create objects. */
+  cluster?: RealCluster;
 }
 
 export type Tool = 'kdyn' | 'baseline';
@@ -40,8 +53,13 @@ export interface CaseEnv {
    * Runs a tool once, untimed, with the case's environment (its HOME, KUBECONFIG): `kdyn` runs
    * bin/kdyn, `baseline` runs kubectl. For prepare/beforeRun hooks, e.g. to fill a cache. Like every
    * kdyn run of the harness, it returns once kdyn's background layout writer (if any) has finished.
+   * `homeOf`: run with the other tool's HOME (e.g. kubectl on kdyn's cache, which the two share).
    */
-  run(tool: Tool, args: string[]): Promise<{ code: number | null; stderr: string }>;
+  run(tool: Tool, args: string[], opts?: { homeOf?: Tool }): Promise<{ code: number | null; stderr: string }>;
+  /** A line on the harness's log (stderr), e.g. what a custom case saw in a run. */
+  log(line: string): void;
+  /** The environment the harness runs a tool with (PATH, HOME, LANG, KUBECONFIG), for cases that start processes themselves. */
+  toolEnv(tool: Tool): Record<string, string>;
 }
 
 export type Baseline =
@@ -64,8 +82,11 @@ export interface BenchCase {
   description: string;
   /** Which issue asked for it, e.g. 'issue 4'. */
   issue?: string;
-  /** The local API server to start (shared by cases with equal options); null: none needed. */
-  server: ServerOptions | null;
+  /**
+   * The local API server to start (shared by cases with equal options); null: none needed. A
+   * `RealServerOptions` makes it a case of `--server real`, run only in that mode.
+   */
+  server: ServerOptions | RealServerOptions | null;
   /** 'wall' (default) times the process; 'rss' compares peak resident memory. */
   metric?: 'wall' | 'rss';
   target: Target;
@@ -76,14 +97,26 @@ export interface BenchCase {
   beforeRun?: (tool: Tool, env: CaseEnv) => void | Promise<void>;
   /** Once per case after the server is up; return a string to report the case as not ready. */
   prepare?: (env: CaseEnv) => string | undefined | Promise<string | undefined>;
-  /** A case that times something other than a process (e.g. the server itself): one sample in ms per call. */
-  custom?: (env: CaseEnv) => Promise<number>;
+  /**
+   * A case that times something other than a process (e.g. the server itself): one sample in ms per
+   * call, or a sample for each tool (the baseline's for comparison: a ratio, never the verdict).
+   */
+  custom?: (env: CaseEnv) => Promise<number | CustomSample>;
   /** The first warm-up run of kdyn must print something on stdout unless this is set. */
   allowEmptyOutput?: boolean;
-  /** Default: the --runs value (15). */
+  /** Default: the --runs value (15); a case's own number caps it. */
   runs?: number;
+  /** Default: the --warmup value (2); a case's own number caps it (0: none, for long cases). */
+  warmup?: number;
+  /** A long case: left out of the default and prefix selections, run only when named exactly with --case. */
+  optIn?: boolean;
   /** Set by the harness's own stand-in cases: a case of the same name in another file replaces it. */
   stub?: boolean;
+}
+
+export interface CustomSample {
+  kdyn: number;
+  baseline?: number;
 }
 
 export interface SideResult {
@@ -108,6 +141,8 @@ export interface CaseResult {
   issue?: string;
   status: 'ok' | 'not-ready' | 'skipped';
   reason?: string;
+  /** Which server the figures come from: 'local', 'real, small', 'real, 1000 CRD groups', or 'none'. */
+  server: string;
   metric: 'wall' | 'rss';
   /** 'ms' for wall time, 'MiB' for rss. */
   unit: 'ms' | 'MiB';

@@ -1,0 +1,49 @@
+/**
+ * Issue 21's targets on a real kube-apiserver v1.32 (`npm run bench -- --server real`; see
+ * bench/real-server.ts): warm `get` on a small cluster with a token and with a client certificate,
+ * warm `get` with 1,000 CRD groups (also right after kubectl refreshed the discovery cache the two
+ * tools share), and `api-resources` warm. Ratios are kdyn / kubectl, medians of alternating runs.
+ * The watch-after-outage cases are in real-outage.ts.
+ */
+import type { BenchCase, CaseEnv, RealServerOptions, Tool } from '../types.js';
+
+const SMALL_TOKEN: RealServerOptions = { real: 'small', user: 'token' };
+const SMALL_CERT: RealServerOptions = { real: 'small', user: 'clientCert' };
+const CRDS_TOKEN: RealServerOptions = { real: 'crds', user: 'token' };
+
+function real(name: string, description: string, server: RealServerOptions, max: number, args: string[]): BenchCase {
+  return {
+    name,
+    description,
+    issue: 'issue 21',
+    server,
+    target: { kind: 'ratio', max },
+    kdyn: () => args,
+    baseline: { kind: 'kubectl', args: () => args },
+  };
+}
+
+/**
+ * Before each kdyn run, untimed: `kubectl api-resources` on kdyn's own cache dir (HOME), which
+ * rewrites kubectl's discovery layout there. With the previous kdyn run this makes the sequence of
+ * issue 21: kdyn get; kubectl api-resources; kdyn get (timed).
+ */
+async function kubectlRefreshesKdynCache(tool: Tool, env: CaseEnv): Promise<void> {
+  if (tool !== 'kdyn') return;
+  const out = await env.run('baseline', ['api-resources'], { homeOf: 'kdyn' });
+  if (out.code !== 0) throw new Error(`kubectl api-resources (refreshing kdyn's cache) exited ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`);
+}
+
+export const order = 60;
+
+export const cases: BenchCase[] = [
+  real('real-get-small-token', 'get namespaces, warm cache, token kubeconfig', SMALL_TOKEN, 0.9, ['get', 'namespaces']),
+  real('real-get-small-client-cert', 'get namespaces, warm cache, client-certificate kubeconfig', SMALL_CERT, 0.9, ['get', 'namespaces']),
+  real('real-api-resources-warm', 'api-resources, warm cache (kubectl refetches; kdyn answers from its cache)', SMALL_TOKEN, 1.0, ['api-resources']),
+  real('real-get-crds-warm', 'get namespaces, warm cache, the CRD-group cluster', CRDS_TOKEN, 0.5, ['get', 'namespaces']),
+  {
+    ...real('real-get-crds-after-kubectl', 'get namespaces, CRD-group cluster, right after kubectl api-resources refreshed the shared cache (untimed)', CRDS_TOKEN, 0.5, ['get', 'namespaces']),
+    beforeRun: kubectlRefreshesKdynCache,
+  },
+  real('real-api-resources-warm-crds', 'api-resources, warm cache, the CRD-group cluster', CRDS_TOKEN, 1.0, ['api-resources']),
+];
