@@ -62,7 +62,7 @@ export interface DialOptions {
   timeouts?: Partial<DialTimeouts>;
   /** -v logging of verification decisions (never given secrets). */
   log?: (message: string) => void;
-  /** Opens a TCP connection (tests stand in a socket that never connects). */
+  /** Opens a TCP connection, to the server or a proxy (tests stand in a socket that never connects, or one that records its options). */
   connect?: (host: string, port: number) => Socket;
   /** `openssl`: verify with OpenSSL (plus Go's rules) from the first connection, never the fast path (tests compare the two). */
   verification?: 'openssl';
@@ -107,7 +107,7 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
   let mode: Verification = tls.insecure ? 'none' : anchors && o.verification !== 'openssl' ? 'js' : tls.caData ? 'openssl' : 'node';
 
   const raw = (): Promise<Socket> =>
-    proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts) : tcp(host, port, timeouts.dialMs);
+    proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts, open) : tcp(host, port, timeouts.dialMs);
 
   /** The JS verdict on the connected (or, in TLS 1.2, half-connected) server. */
   const judgeJs = (s: TLSSocket): Error | 'openssl' | undefined => {
@@ -237,8 +237,14 @@ function keepRefsInStep(s: TLSSocket, tcp: Socket): void {
   };
 }
 
-/** Waits for a TCP connection, failing with Go's `i/o timeout` after `ms`. */
+/**
+ * Waits for a TCP connection, failing with Go's `i/o timeout` after `ms`. The socket gets
+ * TCP_NODELAY, as Go sets on every connection: kdyn writes a request (or the TLS flight the gate
+ * held) in pieces, and with Nagle's algorithm a small piece waits for the server's delayed ACK,
+ * 40 ms on Linux. Set on the TCP socket itself, it also covers TLS over a JS stream (./gate.ts).
+ */
 function tcpConnect(s: Socket, host: string, port: number, ms: number): Promise<Socket> {
+  s.setNoDelay(true);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       s.destroy();

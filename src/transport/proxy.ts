@@ -135,14 +135,16 @@ export function connectTunnel(
   port: number,
   proxyTls: { ca?: Buffer; rejectUnauthorized: boolean },
   timeouts: TunnelTimeouts = { dialMs: 30_000, tlsHandshakeMs: 10_000, proxyConnectMs: 60_000 },
+  open: (host: string, port: number) => Socket = (h, p) => netConnect({ host: h, port: p }),
 ): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const pPort = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
     const pHost = proxy.hostname.replace(/^\[|\]$/g, '');
-    const socket: Socket =
-      proxy.protocol === 'https:'
-        ? tlsConnect({ host: pHost, port: pPort, servername: isIP(pHost) ? undefined : pHost, ...(proxyTls.ca ? { ca: proxyTls.ca } : {}), rejectUnauthorized: proxyTls.rejectUnauthorized })
-        : netConnect({ host: pHost, port: pPort });
+    const tcp = open(pHost, pPort);
+    // Go sets TCP_NODELAY on every connection; without it a small write waits for the peer's delayed ACK.
+    tcp.setNoDelay(true);
+    // The CONNECT exchange runs on `socket`: the TCP connection, or TLS over it for an https proxy.
+    let socket: Socket = tcp;
     const authority = `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
     const proxyAddr = `${isIP(pHost) === 6 ? `[${pHost}]` : pHost}:${pPort}`;
     let buf = Buffer.alloc(0);
@@ -154,6 +156,7 @@ export function connectTunnel(
     const fail = (e: Error) => {
       clearTimeout(timer);
       socket.destroy();
+      tcp.destroy();
       reject(e);
     };
     phase(timeouts.dialMs, `proxyconnect tcp: dial tcp ${proxyAddr}: i/o timeout`);
@@ -167,6 +170,7 @@ export function connectTunnel(
       clearTimeout(timer);
       socket.off('data', onData);
       socket.off('error', onError);
+      tcp.off('error', onError);
       const statusLine = buf.subarray(0, buf.indexOf('\r\n')).toString('latin1');
       const m = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
       if (!m || m[1] !== '200') {
@@ -178,17 +182,20 @@ export function connectTunnel(
       resolve(socket);
     };
     const onError = (e: NodeJS.ErrnoException) => fail(e);
-    socket.on('data', onData);
-    socket.on('error', onError);
+    tcp.on('error', onError);
     const auth = proxyAuthorization(proxy);
     const send = () => {
       phase(timeouts.proxyConnectMs, 'proxyconnect tcp: context deadline exceeded');
+      socket.on('data', onData);
       socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
     };
-    if (proxy.protocol === 'https:') {
-      socket.once('connect', () => phase(timeouts.tlsHandshakeMs, 'proxyconnect tcp: net/http: TLS handshake timeout'));
+    tcp.once('connect', () => {
+      if (proxy.protocol !== 'https:') return send();
+      phase(timeouts.tlsHandshakeMs, 'proxyconnect tcp: net/http: TLS handshake timeout');
+      socket = tlsConnect({ socket: tcp, servername: isIP(pHost) ? undefined : pHost, ...(proxyTls.ca ? { ca: proxyTls.ca } : {}), rejectUnauthorized: proxyTls.rejectUnauthorized });
+      socket.on('error', onError);
       socket.once('secureConnect', send);
-    } else socket.once('connect', send);
+    });
   });
 }
 
