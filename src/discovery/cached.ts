@@ -14,8 +14,9 @@
  *
  * Terms used below and in the code:
  * - within the TTL (`withinTtl`): a file's mtime is less than `ttlMs` before the injected clock's now;
- * - layout newer (`layoutNewer`): servergroups.json is newer than the combined file, so kubectl
- *   rewrote its files after kdyn last wrote: kubectl's layout is the newer answer;
+ * - layout newer (`layoutNewer`): servergroups.json is newer than the combined file, in whole
+ *   milliseconds (disk.ts newerMs), so kubectl rewrote its files after kdyn last wrote: kubectl's
+ *   layout is the newer answer;
  * - `fresh()` (client-go's Fresh()) is NOT about the TTL: it says everything in the last snapshot was
  *   fetched from the server during this process (the RESTMapper refetches on a miss only when not).
  *
@@ -53,7 +54,7 @@ import type { Logger } from '../core/log.js';
 import type { Transport } from '../transport/types.js';
 import type { CachedDiscovery, DiscoverySnapshot, SnapshotOptions } from './types.js';
 import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
-import { DiskStore } from './disk.js';
+import { DiskStore, newerMs, withinSameMs } from './disk.js';
 import { combinedSnapshot, formatCombined, indexedSnapshot, parseCombined, type CombinedCache } from './combined.js';
 import { layoutFiles, readLayout, writeLayout } from './layout.js';
 import { DEFAULT_WRITE_BEHIND_THRESHOLD, wholeSeconds, type WriteBehind } from './write-behind.js';
@@ -91,6 +92,8 @@ export interface CachedDiscoveryOptions {
   limits?: DiscoveryLimits;
   /** Hand big kubectl-layout writes to a background process; unset (library default): write them all before flush() resolves. */
   writeBehind?: WriteBehind | undefined;
+  /** The file operations over the cache root (tests count the files a run opens); a DiskStore by default. */
+  store?: ((root: string) => DiskStore) | undefined;
 }
 
 export interface DiskCachedDiscovery extends CachedDiscovery {
@@ -138,7 +141,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
           if (logger.enabled(1)) logger.warn(`discovery cache disabled: server ${JSON.stringify(server)} does not name a directory inside ${root}`);
           return undefined;
         }
-        return { paths, store: new DiskStore(root, logger, () => clock.now()) };
+        return { paths, store: opts.store?.(root) ?? new DiskStore(root, logger, () => clock.now()) };
       },
       () => undefined,
     ));
@@ -147,7 +150,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
 
   async function readCombinedFile({ store, paths }: Location): Promise<CombinedRead | undefined> {
     const [file, sgMtime] = await Promise.all([store.read(paths.combinedFile), store.mtime(paths.serverGroupsFile)]);
-    return file && { text: file.text, mtimeMs: file.mtimeMs, layoutNewer: sgMtime !== undefined && sgMtime > file.mtimeMs };
+    return file && { text: file.text, mtimeMs: file.mtimeMs, layoutNewer: sgMtime !== undefined && newerMs(sgMtime, file.mtimeMs) };
   }
 
   async function combinedState(loc: Location): Promise<CombinedState> {
@@ -191,7 +194,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
   /**
    * After an answer read from kubectl's layout, or from the combined file with gaps filled: the fetched
    * group-versions into the layout, and the combined file as a summary dated `mtimeMs` (the data is
-   * not younger than that). Not written while a group-version still fails.
+   * not younger than that), to the millisecond (see newerMs). Not written while a group-version still fails.
    */
   function writeSummary(loc: Location, snap: DiscoverySnapshot, before: DiscoverySnapshot, mtimeMs: number): void {
     const combined: CombinedCache = { mode: 'legacy', server, snapshot: snap };
@@ -200,7 +203,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
         writeLayout(loc.store, loc.paths.kubectlDir, snap, before, false);
       }
       if (snap.failures.length === 0 && loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined))) {
-        await loc.store.touch(loc.paths.combinedFile, mtimeMs);
+        await loc.store.touch(loc.paths.combinedFile, withinSameMs(mtimeMs));
       }
     });
   }

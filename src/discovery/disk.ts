@@ -189,12 +189,12 @@ export class DiskStore {
     made.add(dir);
   }
 
-  /** Sets a file's mtime (a 304 renews the cache); returns the new mtime or undefined. */
+  /** Sets a file's mtime, fractions of a millisecond included (utimes keeps microseconds); returns the new mtime or undefined. */
   async touch(path: string, timeMs: number): Promise<number | undefined> {
     if (this.disabled || !isInside(this.root, path)) return undefined;
     try {
-      const t = new Date(timeMs);
-      await fsp.utimes(path, t, t);
+      const seconds = timeMs / 1000; // a Date would drop the fraction of a millisecond
+      await fsp.utimes(path, seconds, seconds);
       return await this.mtime(path);
     } catch (e) {
       this.fail(path, e);
@@ -232,6 +232,23 @@ function mkdirOnce(dir: string, mode: number): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
+}
+
+/**
+ * Whether a file modified at `aMs` is newer than one modified at `bMs`, judged in whole milliseconds.
+ * kdyn dates its combined file as the servergroups.json it summarises (`withinSameMs`), but utimes
+ * keeps at most microseconds (rounded on the way), while kubectl's files carry the file system's
+ * nanoseconds: compared exactly, the summary stayed older than its layout for ever and every warm run
+ * re-read the whole layout. A real rewrite by kubectl (a process of its own, after kdyn's) lands in
+ * a later millisecond.
+ */
+export function newerMs(aMs: number, bMs: number): boolean {
+  return Math.floor(aMs) > Math.floor(bMs);
+}
+
+/** A time in the same millisecond as `ms` that utimes' rounding cannot move out of it: its middle. */
+export function withinSameMs(ms: number): number {
+  return Math.floor(ms) + 0.5;
 }
 
 /** Sets atime and mtime. Callers pass whole seconds, which utimes stores exactly (no rounding). */

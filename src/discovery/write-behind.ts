@@ -14,7 +14,7 @@
 import type { Logger } from '../core/log.js';
 import { cachePaths } from './cache-dir.js';
 import { combinedSnapshot, parseCombined } from './combined.js';
-import { DiskStore } from './disk.js';
+import { DiskStore, newerMs } from './disk.js';
 import { writeLayout } from './layout.js';
 
 /** How a CachedDiscovery hands big layout writes to a background process (the CLI sets this). */
@@ -55,7 +55,7 @@ export async function writeLayoutFromCombined(root: string, server: string, logg
     const combined = file && parseCombined(file.text, server);
     if (!file || !combined) return false;
     const sg = await store.mtime(paths.serverGroupsFile);
-    if (sg !== undefined && sg > file.mtimeMs) return false;
+    if (sg !== undefined && newerMs(sg, file.mtimeMs)) return false;
     const snap = combinedSnapshot(combined);
     if (snap.resources.size === 0) return false;
     if (!writeLayout(store, paths.kubectlDir, snap, undefined, true, wholeSeconds(file.mtimeMs))) return false;

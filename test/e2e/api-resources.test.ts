@@ -4,7 +4,7 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, utimesSync, statSync, readdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, utimesSync, statSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
@@ -147,7 +147,33 @@ describe('kdyn api-resources (aggregated discovery)', () => {
     assert.equal(dOnKubectl.out, reference.out);
     assert.deepEqual(discoveryRequests(server, ''), []);
   });
+
+  test('after kubectl refreshed the shared cache, one kdyn run reads its layout and the next ones only kdyn\'s combined file', async (t) => {
+    if (!hasKubectl()) return t.skip('kubectl not on PATH');
+    const fresh = setup(server);
+    const shared = { ...fresh.kdyn, cacheDir: join(fresh.home, 'shared-cache') };
+    assert.equal((await runTool('kdyn', ['get', 'namespaces', '-o', 'name'], shared)).code, 0);
+    const k = await runTool('kubectl', ['api-resources'], shared); // rewrites every layout file
+    assert.equal(k.code, 0, k.err);
+    const first = await runTool('kdyn', ['get', 'namespaces', '-o', 'name'], shared);
+    assert.equal(first.code, 0, first.err);
+    // A run that still took kubectl's layout for the newer answer would miss these files and ask the server.
+    const layout = join(shared.cacheDir, 'discovery');
+    const perGroup = listTree(layout).filter((f) => f.endsWith('serverresources.json'));
+    assert.ok(perGroup.length > 5);
+    for (const f of perGroup) rmSync(f);
+    server.clearLog();
+    for (let i = 0; i < 2; i++) {
+      const warm = await runTool('kdyn', ['get', 'namespaces', '-o', 'name'], shared);
+      assert.equal(warm.out, first.out);
+    }
+    assert.deepEqual(discoveryRequests(server, 'kdyn').filter((r) => r.path !== '/api/v1/namespaces'), []);
+  });
 });
+
+function listTree(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+}
 
 describe('kdyn api-resources (legacy discovery)', () => {
   let server: LocalApiServer;

@@ -1,10 +1,13 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { startHarness, listFiles, type Harness } from './harness.js';
 import { AGGREGATED_ACCEPT } from '../../../src/discovery/aggregated.js';
 import { FakeClock } from '../../../src/core/clock.js';
+import { silentLogger } from '../../../src/core/log.js';
+import { DiskStore } from '../../../src/discovery/disk.js';
 import { simpleCrd } from '../../support/apiserver/crds.js';
 
 const TTL = 600_000;
@@ -141,7 +144,63 @@ describe('CachedDiscovery with aggregated discovery', () => {
     assert.deepEqual(s.resources.get('apps/v1')!.find((r) => r.name === 'deployments')!.shortNames, ['rewritten-by-kubectl']);
     assert.deepEqual(h.discoveryRequests(), []);
   });
+
+  test('after kubectl refreshed the layout (mtimes in fractions of a millisecond): one run reads it, later runs only the combined file', async () => {
+    const cacheDir = join(h.tmp, 'kubectl-refresh');
+    const d = h.discovery({ cacheDir });
+    await d.snapshot();
+    await d.flush();
+    const p = (await d.paths())!;
+    const layout = listFiles(p.kubectlDir);
+    /** A new process whose store counts the kubectl-layout files it opens. */
+    const run = async () => {
+      const opened: string[] = [];
+      const store = (root: string) => new (class extends DiskStore {
+        override read(path: string) {
+          if (path.startsWith(p.kubectlDir)) opened.push(path);
+          return super.read(path);
+        }
+      })(root, silentLogger);
+      const run = h.discovery({ cacheDir, store });
+      const snap = await run.snapshot();
+      await run.flush();
+      return { opened: opened.length, snap };
+    };
+    // kubectl rewrites every file (temp file, rename); the file system dates them to the nanosecond.
+    const refreshedAt = Math.floor(Date.now() / 1000) + 5;
+    kubectlRewrite(p.kubectlDir, layout, refreshedAt, 657_449_123);
+    h.server.clearLog();
+    assert.ok((await run()).opened >= layout.length, 'the first run after the refresh reads kubectl\'s files');
+    assert.equal((await run()).opened, 0, 'the next run reads only the combined file');
+    assert.equal((await run()).opened, 0);
+    // kubectl changes the layout again: noticed, read once, then the combined file again.
+    const apps = join(p.kubectlDir, 'apps', 'v1', 'serverresources.json');
+    const doc = JSON.parse(readFileSync(apps, 'utf8')) as { resources: Array<{ name: string; shortNames?: string[] }> };
+    doc.resources.find((r) => r.name === 'deployments')!.shortNames = ['changed-by-kubectl'];
+    writeFileSync(apps, JSON.stringify(doc));
+    kubectlRewrite(p.kubectlDir, ['servergroups.json'], refreshedAt + 2, 123_456_789);
+    const changed = await run();
+    assert.ok(changed.opened >= layout.length);
+    assert.deepEqual(changed.snap.resources.get('apps/v1')!.find((r) => r.name === 'deployments')!.shortNames, ['changed-by-kubectl']);
+    assert.equal((await run()).opened, 0);
+    assert.deepEqual(h.discoveryRequests(), [], 'every answer came from the disk');
+  });
 });
+
+/**
+ * What kubectl's writeCachedFile does to each file (temp file, rename), dated `seconds` plus
+ * `nanos` as the file system dates kubectl's writes: to the nanosecond (touch(1) sets that; utimes
+ * from Node keeps microseconds at most).
+ */
+function kubectlRewrite(dir: string, files: string[], seconds: number, nanos: number): void {
+  for (const rel of files) {
+    const path = join(dir, rel);
+    writeFileSync(`${path}.tmp`, readFileSync(path));
+    renameSync(`${path}.tmp`, path);
+    execFileSync('touch', ['-m', '-d', `@${seconds}.${String(nanos).padStart(9, '0')}`, path]);
+    assert.equal(statSync(path, { bigint: true }).mtimeNs % 1_000_000_000n, BigInt(nanos), 'dated to the nanosecond, as kubectl\'s files are');
+  }
+}
 
 describe('CachedDiscovery safety', () => {
   let h: Harness;

@@ -8,6 +8,7 @@ import { createTransport } from '../../../src/transport/http.js';
 import { FakeClock, systemClock } from '../../../src/core/clock.js';
 import { createLogger, silentLogger, type Logger } from '../../../src/core/log.js';
 import { createCachedDiscovery, type DiskCachedDiscovery } from '../../../src/discovery/cached.js';
+import type { DiskStore } from '../../../src/discovery/disk.js';
 import type { Transport } from '../../../src/transport/types.js';
 
 export interface Harness {
@@ -18,7 +19,7 @@ export interface Harness {
   tmp: string;
   cacheDir: string;
   /** A new CachedDiscovery (a new "process") over the same cache. */
-  discovery(o?: { ttlMs?: number; cacheDir?: string; logger?: Logger; clock?: FakeClock }): DiskCachedDiscovery;
+  discovery(o?: { ttlMs?: number; cacheDir?: string; logger?: Logger; clock?: FakeClock; store?: (root: string) => DiskStore }): DiskCachedDiscovery;
   discoveryRequests(): Array<{ method: string; path: string; query: string; accept: string; status: number }>;
   close(): Promise<void>;
 }
@@ -41,7 +42,7 @@ export async function startHarness(opts: ServerOptions = {}): Promise<Harness> {
     tmp,
     cacheDir,
     discovery: (o = {}) =>
-      createCachedDiscovery({ transport, server: config.server, cacheDir: o.cacheDir ?? cacheDir, ttlMs: o.ttlMs ?? 600_000, env: {}, clock: o.clock ?? clock, logger: o.logger ?? silentLogger }),
+      createCachedDiscovery({ transport, server: config.server, cacheDir: o.cacheDir ?? cacheDir, ttlMs: o.ttlMs ?? 600_000, env: {}, clock: o.clock ?? clock, logger: o.logger ?? silentLogger, store: o.store }),
     discoveryRequests: () => server.requestLog.filter((e) => e.path === '/api' || e.path === '/apis' || /^\/apis?\/[^/]+(\/[^/]+)?$/.test(e.path)),
     close: async () => {
       transport.close();
