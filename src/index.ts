@@ -32,7 +32,7 @@ export { resourcePath, pathSegmentProblem, InvalidPathSegmentError, type Resourc
 export { Watcher, watch, WatchProtocolError } from './watch/watcher.js';
 export { JsonStreamDecoder, WatchDecodeError } from './watch/decoder.js';
 export { mergeIterables } from './watch/merge.js';
-export { INITIAL_EVENTS_END, type EventType, type WatchEvent, type WatchOptions, type RetryInfo, type RelistInfo } from './watch/types.js';
+export { INITIAL_EVENTS_END, type EventType, type WatchEvent, type WatchOptions, type RetryInfo, type RelistInfo, type ResumeInfo } from './watch/types.js';
 
 // Resolving names (`crontabs`, `ct`, `deploy.apps`, `Pod`) and kinds to resources.
 export { DeferredRESTMapper, type DeferredRESTMapperOptions } from './restmapper/deferred.js';

@@ -68,6 +68,8 @@ export interface WatchOptions {
    * current object comes as ADDED.
    */
   onRelist?: (info: RelistInfo) => void;
+  /** Called when a list or watch request is answered again after failures (the server is back). */
+  onResume?: (info: ResumeInfo) => void;
 }
 
 export interface RelistInfo {
@@ -75,6 +77,13 @@ export interface RelistInfo {
   error: Error;
   /** The resourceVersion that expired. */
   resourceVersion?: string;
+}
+
+export interface ResumeInfo {
+  /** The failed attempts before this answer. */
+  failures: number;
+  /** From the first of those failures to this answer (ms, on the watcher's clock). */
+  failingMs: number;
 }
 
 export interface RetryInfo {
@@ -85,6 +94,12 @@ export interface RetryInfo {
   failures: number;
   /** Whether the next attempt is a relist (after 410 Expired) or a watch from the last version. */
   next: 'list' | 'watch';
+  /**
+   * Nothing answered (connection refused, reset, ... before a response): the server is down or
+   * restarting, and the watcher retries about every second. False when the server answered with an
+   * error (429, 5xx) or broke a stream: client-go's backoff, 0.8 s growing to 30 s.
+   */
+  unreachable: boolean;
 }
 
 export type TableEvent = WatchEvent<Table>;

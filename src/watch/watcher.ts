@@ -8,7 +8,9 @@
  *
  * States, one at a time: `list` (a relist is the same step: the store makes the differences) and
  * `watch`. Failures (connection lost, 5xx, 429, a broken stream) wait (./backoff.ts, or the server's
- * Retry-After) and retry the same state; 401, 403 and other client errors end the iteration with
+ * Retry-After) and retry the same state: about every second while the server cannot be reached at
+ * all, with client-go's growing backoff while it answers with errors (`onRetry` says which; `onResume`
+ * when a request is answered again). 401, 403 and other client errors end the iteration with
  * their StatusError; the abort signal ends it quietly. The store (./store.ts) holds the last state
  * emitted per object, so every event sequence the consumer sees, applied in order, is the server's.
  */
@@ -18,10 +20,13 @@ import { silentLogger, type Logger } from '../core/log.js';
 import type { ResourceClient } from '../dynamic/client.js';
 import type { Unstructured } from '../core/unstructured.js';
 import type { Table, TableRow } from '../core/table.js';
-import { Backoff } from './backoff.js';
+import { Backoff, type FailureKind } from './backoff.js';
 import { JsonStreamDecoder, WatchDecodeError } from './decoder.js';
 import { ObjectStore, type ObjectKey } from './store.js';
 import { INITIAL_EVENTS_END, type RetryInfo, type WatchEvent, type WatchOptions } from './types.js';
+
+/** Connection failures that mean nothing answered: the server is down, restarting or unreachable. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
 
 /** A watch stream ended because the server said 410 Expired (as an HTTP status or an ERROR event). */
 class Expired extends Error {}
@@ -49,6 +54,10 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
   private started = false;
   /** Whether a list or watch request got an answer yet. */
   private contacted = false;
+  /** Whether the current list or watch request got its response (a later failure is not "unreachable"). */
+  private attemptAnswered = false;
+  /** When the current run of failures began (undefined while requests succeed). */
+  private failingSince: number | undefined;
 
   constructor(
     private readonly handle: ResourceClient,
@@ -104,7 +113,7 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
         const healthy = yield* this.watchOnce();
         if (healthy && this.opts.endWithRequest) return;
         if (healthy) this.backoff.reset();
-        else await this.wait(new EmptyStream('the watch stream ended before any event'), 'watch');
+        else await this.wait(new EmptyStream('the watch stream ended before any event'), 'watch', 'server');
       } catch (e) {
         if (signal?.aborted) return;
         if (e instanceof Expired || (e instanceof StatusError && e.code === 410)) {
@@ -117,14 +126,31 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
         // report it (as kubectl) instead of retrying forever.
         if (!retriable(e) || (!this.contacted && e instanceof ConnectionError)) throw e;
         // A list that failed half-way is redone whole; the store keeps what was already emitted.
-        await this.wait(e, next, retryAfterOf(e));
+        await this.wait(e, next, this.unreachable(e) ? 'unreachable' : 'server', retryAfterOf(e));
       }
     }
   }
 
-  private async wait(error: unknown, next: RetryInfo['next'], retryAfterSeconds?: number): Promise<void> {
-    const delayMs = this.backoff.next(retryAfterSeconds);
-    const info: RetryInfo = { error, delayMs, failures: this.backoff.count, next };
+  /** A connection failure before the request was answered (refused, reset, ...): see ./backoff.ts. */
+  private unreachable(e: unknown): boolean {
+    return e instanceof ConnectionError && !this.attemptAnswered && UNREACHABLE_CODES.has(e.code ?? '');
+  }
+
+  /** A list page or a watch response arrived: the server is reachable (and back, after failures). */
+  private answered(): void {
+    this.contacted = true;
+    this.attemptAnswered = true;
+    if (this.failingSince === undefined) return;
+    const info = { failures: this.backoff.count, failingMs: this.clock.now() - this.failingSince };
+    this.failingSince = undefined;
+    this.logger.info(2, `watch ${this.describe()}: answered again after ${info.failures} failed attempts`, 'reflector.go:1');
+    this.opts.onResume?.(info);
+  }
+
+  private async wait(error: unknown, next: RetryInfo['next'], kind: FailureKind, retryAfterSeconds?: number): Promise<void> {
+    this.failingSince ??= this.clock.now();
+    const delayMs = this.backoff.next(kind, retryAfterSeconds);
+    const info: RetryInfo = { error, delayMs, failures: this.backoff.count, next, unreachable: kind === 'unreachable' };
     this.logger.info(2, `watch ${this.describe()}: ${errorText(error)}; retrying in ${delayMs}ms`, 'reflector.go:1');
     this.opts.onRetry?.(info);
     try {
@@ -144,9 +170,10 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
       signal: this.opts.signal,
     };
     let rv: string | undefined;
+    this.attemptAnswered = false;
     const pages = this.opts.table ? this.tablePages(q) : this.objectPages(q);
     for await (const page of pages) {
-      this.contacted = true;
+      this.answered();
       rv = page.resourceVersion;
       for (const item of page.items) {
         const meta = this.store.meta(item);
@@ -227,6 +254,7 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
   }
 
   private async *readStream(startedAt: number, timeoutSeconds: number, signal: AbortSignal): AsyncGenerator<WatchEvent<T>, boolean, undefined> {
+    this.attemptAnswered = false;
     const res = await this.handle.watchStream({
       labelSelector: this.opts.labelSelector,
       fieldSelector: this.fieldSelector,
@@ -236,7 +264,7 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
       table: this.opts.table,
       signal,
     });
-    this.contacted = true;
+    this.answered();
     const decoder = new JsonStreamDecoder();
     let received = 0;
     try {

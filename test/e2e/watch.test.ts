@@ -241,6 +241,36 @@ test('bookmarks move the resume point forward', async () => {
   }
 });
 
+test('an outage (the port refuses connections): one warning, one line when the server is back, and the change made after it is printed', async () => {
+  const o = await startServerEnv({ seed: 'demo' }, 'kdyn-e2e-watch-outage-');
+  const k = startKdyn(['get', 'configmaps', '-n', 'demo', '-w', '-o', 'name'], envFor(o.dir, o.kubeconfig), o.dir);
+  const stderrShows = async (re: RegExp, what: string) => {
+    const deadline = Date.now() + 15_000;
+    while (!re.test(k.err())) {
+      assert.ok(Date.now() < deadline, `timed out waiting for ${what}; stderr:\n${k.err()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  try {
+    await k.until((out) => out.includes('configmap/'), 15_000, 'the initial list');
+    await o.server.stopListening();
+    await stderrShows(/retrying every second until the server is back/, 'the outage warning');
+    await o.server.listenAgain();
+    const cms = clientFor(o.server).resource({ group: '', version: 'v1', resource: 'configmaps' }, { namespaced: true }).namespace('demo');
+    await cms.create({ metadata: { name: 'made-after-the-outage' } });
+    await k.until((out) => out.includes('configmap/made-after-the-outage\n'), 15_000, 'the change made after the outage');
+    await stderrShows(/the server is back/, 'the line saying the server is back');
+    const lines = k.err().trimEnd().split('\n');
+    assert.equal(lines.length, 2, k.err());
+    assert.match(lines[0]!, /^Warning: watch of configmaps: The connection to the server 127\.0\.0\.1:\d+ was refused - did you specify the right host or port\?; retrying every second until the server is back$/);
+    assert.match(lines[1]!, /^watch of configmaps: the server is back after \d+\.\ds; watching again$/);
+  } finally {
+    k.child.kill('SIGTERM');
+    await k.exited;
+    await o.stop();
+  }
+});
+
 test('--request-timeout bounds each watch request: kdyn watch resumes after each one and ends at --timeout', async () => {
   const { ns, cms } = await namespaceWith(2);
   server.clearLog();

@@ -23,7 +23,7 @@ import type { Unstructured } from '../../core/unstructured.js';
 import type { Table } from '../../core/table.js';
 import { parseGetArgs, resolveGetArgs } from '../get-args.js';
 import { parseDuration } from '../duration.js';
-import { INITIAL_EVENTS_END, type WatchEvent } from '../../watch/types.js';
+import { INITIAL_EVENTS_END, type ResumeInfo, type RetryInfo, type WatchEvent } from '../../watch/types.js';
 import { Watcher } from '../../watch/watcher.js';
 import { mergeIterables } from '../../watch/merge.js';
 import { WATCH_FORMATS, createWatchPrinter, type PrintedEvent, type WatchFormat } from '../../printers/watch.js';
@@ -173,6 +173,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     const resourceLabel = req.mapping.gvr.group ? `${req.mapping.gvr.resource}.${req.mapping.gvr.group}` : req.mapping.gvr.resource;
     for (const name of req.names.length > 0 ? req.names : [undefined]) {
       const index = sources.length;
+      const notices = outageNotices(resourceLabel, io, ctx.logger.enabled(1));
       const watcher = new Watcher<Unstructured | Table>(handle, {
         name,
         labelSelector: opts.labelSelector,
@@ -194,8 +195,9 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
             failure ??= r.error;
             return stop('failed');
           }
-          if (r.failures > 1 || ctx.logger.enabled(1)) io.stderr.write(`Warning: watch of ${resourceLabel}: ${errorLine(r.error)}; retrying in ${(r.delayMs / 1000).toFixed(1)}s\n`);
+          notices.onRetry(r);
         },
+        onResume: notices.onResume,
         // A 410 before any list (a watch from --resource-version): the relist prints every object as
         // ADDED, which a script asking for the changes since RV could not tell from creations. (After
         // a list, a relist prints only the differences: nothing to say.)
@@ -329,6 +331,32 @@ function keyOf(o: Unstructured): string {
 /** The server's words for a 410 (`too old resource version: 5 (12)`). */
 function expiredText(e: Error): string {
   return e instanceof StatusError ? (e.status.message ?? e.message) : e.message;
+}
+
+/**
+ * What a watch says on stderr about failed attempts. While the server cannot be reached at all
+ * (refused or reset connections; the watcher retries about every second), one line when that
+ * begins and one when the watch is answered again, whatever the outage's length (`-v=1`: every
+ * attempt too). Other failures (429, 5xx, broken streams): a line per attempt from the second in a
+ * row (`-v=1`: from the first). kubectl's `get -w` prints none of these: it exits at the first
+ * disconnection.
+ */
+function outageNotices(label: string, io: IO, verbose: boolean): { onRetry: (r: RetryInfo) => void; onResume: (r: ResumeInfo) => void } {
+  let unreachable = false;
+  const retryLine = (r: RetryInfo) => io.stderr.write(`Warning: watch of ${label}: ${errorLine(r.error)}; retrying in ${(r.delayMs / 1000).toFixed(1)}s\n`);
+  return {
+    onRetry: (r) => {
+      if (r.unreachable && !unreachable) {
+        unreachable = true;
+        io.stderr.write(`Warning: watch of ${label}: ${errorLine(r.error)}; retrying every second until the server is back\n`);
+      } else if (verbose || (!r.unreachable && r.failures > 1)) retryLine(r);
+    },
+    onResume: (r) => {
+      if (!unreachable) return;
+      unreachable = false;
+      io.stderr.write(`watch of ${label}: the server is back after ${(r.failingMs / 1000).toFixed(1)}s; watching again\n`);
+    },
+  };
 }
 
 function errorLine(e: unknown): string {

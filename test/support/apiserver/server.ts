@@ -95,6 +95,13 @@ export interface LocalApiServer {
   clock: Clock;
   /** As faults.restart(): open watches end, objects stay, watch history is gone. */
   restart(): void;
+  /**
+   * An outage (a killed API server): every connection is cut and the port refuses new ones until
+   * `listenAgain()`. Objects and watch history stay.
+   */
+  stopListening(): Promise<void>;
+  /** Ends an outage: listens on the same port again (rejects if another process took it). */
+  listenAgain(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -328,11 +335,25 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     watches,
     clock,
     restart,
+    stopListening: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+    listenAgain: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         crds.stop();
         watches.closeAll();
-        server.close(() => resolve());
+        if (server.listening) server.close(() => resolve());
+        else resolve();
         for (const s of sockets) s.destroy();
       }),
   };

@@ -20,6 +20,10 @@ export interface ScriptedServer {
   requests: URL[];
   /** Queues handlers for the next requests. */
   answer(...h: Handler[]): void;
+  /** An outage: open connections are cut and the port refuses connections until `up()`. */
+  down(): Promise<void>;
+  /** Listens again on the same port. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -38,15 +42,26 @@ export async function startScripted(): Promise<ScriptedServer> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
+  const close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     answer: (...h) => queue.push(...h),
-    stop: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
+    down: close,
+    // Rejects when another process took the port meanwhile (EADDRINUSE).
+    up: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
       }),
+    stop: () => (server.listening ? close() : Promise.resolve()),
   };
 }
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError, ConnectionError } from '../../../src/core/errors.js';
 import { watch, type Watcher } from '../../../src/watch/watcher.js';
-import type { WatchEvent } from '../../../src/watch/types.js';
+import type { ResumeInfo, RetryInfo, WatchEvent } from '../../../src/watch/types.js';
 import type { Unstructured } from '../../../src/core/unstructured.js';
 import { bookmark, clientFor, cm, expired, listPage, startScripted, status, stream, virtualClock } from './helpers.js';
 
@@ -140,16 +140,69 @@ test('503 with Retry-After, 500, a broken stream and an empty stream: waits, the
   }
 });
 
-test('backoff grows from 0.8 s (with jitter) to at most 30 s', async () => {
+test('backoff after server errors grows from 0.8 s (with jitter) to at most 30 s', async () => {
   const { Backoff } = await import('../../../src/watch/backoff.js');
   const b = new Backoff(() => 0);
-  const waits = Array.from({ length: 8 }, () => b.next());
+  const waits = Array.from({ length: 8 }, () => b.next('server'));
   assert.deepEqual(waits, [800, 1600, 3200, 6400, 12800, 25600, 30000, 30000]);
   const j = new Backoff(() => 0.999);
-  assert.ok(j.next() >= 1590 && j.next() <= 3200);
+  assert.ok(j.next('server') >= 1590 && j.next('server') <= 3200);
   b.reset();
-  assert.equal(b.next(), 800);
-  assert.equal(b.next(120), 30000, 'Retry-After is capped too');
+  assert.equal(b.next('server'), 800);
+  assert.equal(b.next('server', 120), 30000, 'Retry-After is capped too');
+});
+
+test('backoff while the server is unreachable: 250 ms doubling to 1 s, at most 25% jitter, however many failures', async () => {
+  const { Backoff } = await import('../../../src/watch/backoff.js');
+  const b = new Backoff(() => 0);
+  assert.deepEqual(Array.from({ length: 200 }, () => b.next('unreachable')).slice(0, 5), [250, 500, 1000, 1000, 1000]);
+  assert.equal(b.next('unreachable'), 1000, 'after 200 failures (minutes of outage) still 1 s');
+  assert.equal(b.next('server'), 800, 'a server error right after an outage starts client-go\'s backoff at its first step');
+  const j = new Backoff(() => 0.999);
+  for (let i = 0; i < 3; i++) j.next('unreachable');
+  assert.equal(j.next('unreachable'), 1250);
+});
+
+test('an outage (refused connections): retried about every second, one onRetry per attempt, one onResume when the server is back', async () => {
+  const s = await startScripted();
+  try {
+    const clock = virtualClock();
+    const retries: RetryInfo[] = [];
+    const resumed: ResumeInfo[] = [];
+    s.answer(listPage([cm('a', 1)], 1), stream([{ type: 'MODIFIED', object: cm('a', 2) }], { hold: true }));
+    const ac = new AbortController();
+    const w = watch(clientFor(s.url, clock).resource(GVR, { namespaced: true }).namespace('ns'), {
+      signal: ac.signal,
+      clock,
+      random: () => 0,
+      onRetry: (r) => {
+        retries.push(r);
+        // After 12 refused attempts the server is back, with the change made meanwhile.
+        if (retries.length === 13) {
+          s.answer(stream([{ type: 'MODIFIED', object: cm('a', 3) }], { hold: true }));
+          s.up().catch((e: unknown) => ac.abort(e));
+        }
+        if (retries.length > 1000) ac.abort(new Error('the server never came back'));
+      },
+      onResume: (r) => resumed.push(r),
+    });
+    const seen: string[] = [];
+    for await (const ev of w) {
+      seen.push(line(ev));
+      if (seen.length === 2) await s.down(); // the open stream is cut; the port refuses connections
+      if (seen.length === 3) ac.abort();
+    }
+    assert.deepEqual(seen, ['ADDED a 1', 'MODIFIED a 2', 'MODIFIED a 3']);
+    // The cut stream had answered: client-go's first step; then refused connections: about every second.
+    assert.deepEqual(retries.map((r) => r.unreachable), [false, ...Array(retries.length - 1).fill(true)]);
+    assert.equal(retries[1]!.error instanceof ConnectionError && retries[1]!.error.code, 'ECONNREFUSED');
+    assert.deepEqual(clock.sleeps.slice(0, 5), [800, 250, 500, 1000, 1000]);
+    assert.ok(clock.sleeps.length >= 13 && clock.sleeps.slice(3).every((ms) => ms === 1000), clock.sleeps.join(' '));
+    assert.deepEqual(resumed, [{ failures: retries.length, failingMs: clock.sleeps.reduce((a, b) => a + b, 0) }]);
+    assert.equal(s.requests.at(-1)!.searchParams.get('resourceVersion'), '2', 'resumed from the last version seen');
+  } finally {
+    await s.stop();
+  }
 });
 
 for (const [code, reason, text] of [
