@@ -84,7 +84,6 @@ describe('the discovery cache shared with kubectl, on a real kube-apiserver', { 
 
   test('kdyn get, then kubectl api-resources rewrites the layout: a warm kdyn run opens none of its serverresources.json', {
     skip: !HAS_KUBECTL ? NO_KUBECTL : !HAS_STRACE ? NO_STRACE : false,
-    todo: 'fixed on branch fix21', // the fix of the combined file's date in src/discovery is not on main yet
   }, async () => {
     const h = home();
     assert.equal((await env.kdyn(['get', 'ns'], { home: h })).code, 0);
