@@ -1,6 +1,8 @@
-// Runs every build/test/**/*.test.js with node's built-in test runner.
+// Runs every build/test/**/*.test.js with node's built-in test runner, and fails if the tests left
+// anything in their temp dir.
 // Usage: node scripts/run-tests.mjs [substring-filter...]
-import { readdirSync, statSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -20,5 +22,16 @@ if (files.length === 0) {
   console.error('run-tests: no test files found under build/test (did the build run?)');
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root });
+// The tests get a TMPDIR of their own (world-writable and sticky like /tmp, for the tests that run
+// kdyn as another user): whatever is left in it afterwards is a temp dir some test or harness did
+// not remove, which fails the run.
+const testTmp = mkdtempSync(join(tmpdir(), 'kdyn-test-run-'));
+chmodSync(testTmp, 0o1777);
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: testTmp } });
+const left = readdirSync(testTmp);
+rmSync(testTmp, { recursive: true, force: true });
+if (left.length > 0) {
+  console.error(`run-tests: the tests left ${left.length} entries in their temp dir (each test removes what it creates): ${left.sort().join(', ')}`);
+  process.exit(r.status || 1);
+}
 process.exit(r.status ?? 1);
