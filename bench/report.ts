@@ -4,7 +4,7 @@
  * kubectl-style output, and not thousands of rows (it takes ~9 s for 10,000; see README).
  */
 import Table from 'cli-table3';
-import { describeTarget } from './stats.js';
+import { describeTarget, fmt } from './stats.js';
 import type { CaseResult } from './types.js';
 
 export function summaryTable(results: readonly CaseResult[]): string {
@@ -18,7 +18,7 @@ export function summaryTable(results: readonly CaseResult[]): string {
       table.push([r.name, r.server, { colSpan: 3, hAlign: 'left', content: `${r.status === 'skipped' ? 'skipped' : 'not ready'}: ${r.reason ?? ''}` }, describeTarget(r.target), '']);
       continue;
     }
-    const v = (x: number) => `${x.toFixed(1)} ${r.unit}`;
+    const v = (x: number) => `${fmt(x)} ${r.unit}`;
     table.push([
       r.name,
       r.server,

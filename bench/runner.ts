@@ -13,7 +13,7 @@ import { isRealServer, startLocalServer, serverKey, type ServerHandle } from './
 import { median, meets, ratio, summarize } from './stats.js';
 import { findOnPath, KDYN_BIN, type KubectlInfo } from './tools.js';
 import { waitForLayoutWriter, type WriterWait } from './write-behind.js';
-import type { BenchCase, CaseEnv, CaseResult, CustomSample, RealServerOptions, RunningServer, ServerOptions, Tool } from './types.js';
+import type { BenchCase, CaseEnv, CaseResult, CustomSample, Metric, RealServerOptions, RunningServer, ServerOptions, Tool, Unit } from './types.js';
 
 export interface RunnerOptions {
   runs: number;
@@ -23,6 +23,7 @@ export interface RunnerOptions {
 }
 
 const RUN_TIMEOUT_MS = 180_000;
+const UNITS: Record<Metric, Unit> = { wall: 'ms', rss: 'MiB', size: 'KiB' };
 
 /**
  * Servers shared between cases with equal options, one at a time; stopped by `stopAll`. Real
@@ -85,7 +86,7 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     issue: c.issue,
     status: 'ok',
     metric,
-    unit: metric === 'rss' ? 'MiB' : 'ms',
+    unit: UNITS[metric],
     target: c.target,
     server: pool.label(c.server),
   };

@@ -25,14 +25,17 @@ export function ratio(kdyn: number, baseline: number): number | undefined {
   return kdyn / baseline;
 }
 
-/** Whether a result meets its target (ratio cases: median ratio; absolute: kdyn's median). */
+/** Whether a result meets its target (ratio cases: median ratio; absolute and size: kdyn's median). */
 export function meets(target: Target, kdynMedian: number, r: number | undefined): boolean | undefined {
   if (target.kind === 'ratio') return r === undefined ? undefined : r <= target.max;
+  if (target.kind === 'size') return kdynMedian < target.maxKiB;
   return kdynMedian < target.maxMs;
 }
 
 export function describeTarget(t: Target): string {
-  return t.kind === 'ratio' ? `<=${t.max.toFixed(2)}x` : `<${t.maxMs} ms`;
+  if (t.kind === 'ratio') return `<=${t.max.toFixed(2)}x`;
+  if (t.kind === 'size') return `<${t.maxKiB} KiB`;
+  return `<${t.maxMs} ms`;
 }
 
 export type ServerMode = 'local' | 'real';
@@ -130,17 +133,18 @@ function matches(c: { name: string; optIn?: boolean }, pattern: string): boolean
   return c.name === pattern;
 }
 
-const fmt = (v: number, unit: 'ms' | 'MiB'): string => (unit === 'ms' ? v.toFixed(1) : v.toFixed(1));
+/** One decimal; three below 1 (e.g. a cached request or a lookup, in ms). */
+export const fmt = (v: number): string => v.toFixed(Math.abs(v) < 1 ? 3 : 1);
 
 /** One line per case, for the console. */
 export function formatResult(r: CaseResult): string {
   const head = `${r.name.padEnd(30)} [${r.server}]`;
   if (r.status !== 'ok') return `${head} ${r.status === 'skipped' ? 'skipped' : 'not ready'}: ${r.reason ?? ''}`;
   const k = r.kdyn!;
-  let line = `${head} kdyn ${fmt(k.median, r.unit)} ${r.unit} (min ${fmt(k.min, r.unit)})`;
+  let line = `${head} kdyn ${fmt(k.median)} ${r.unit} (min ${fmt(k.min)})`;
   if (r.baseline) {
     const b = r.baseline;
-    line += `  baseline ${fmt(b.median, r.unit)} ${r.unit} (min ${fmt(b.min, r.unit)})`;
+    line += `  baseline ${fmt(b.median)} ${r.unit} (min ${fmt(b.min)})`;
     if (r.ratio !== undefined) line += `  ratio ${r.ratio.toFixed(2)}x`;
   }
   line += `  target ${describeTarget(r.target)}  ${r.pass === undefined ? '?' : r.pass ? 'pass' : 'MISS'}`;
@@ -157,7 +161,7 @@ export function markdownTable(results: readonly CaseResult[]): string {
     }
     const k = r.kdyn!;
     const b = r.baseline;
-    const cell = (s: SideResult) => `${fmt(s.median, r.unit)} ${r.unit} (${fmt(s.min, r.unit)})`;
+    const cell = (s: SideResult) => `${fmt(s.median)} ${r.unit} (${fmt(s.min)})`;
     rows.push(
       `| ${r.name} | ${r.server} | ${cell(k)} | ${b ? cell(b) : '-'} | ${r.ratio !== undefined ? `${r.ratio.toFixed(2)}x` : '-'} | ${describeTarget(r.target)} | ${r.pass ? 'pass' : 'miss'} |`,
     );

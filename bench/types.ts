@@ -74,7 +74,11 @@ export type Baseline =
 /** A target the result is compared against; a miss is reported, never fails the process. */
 export type Target =
   | { kind: 'ratio'; max: number } // kdyn / baseline (median)
-  | { kind: 'absolute'; maxMs: number }; // custom cases: median below maxMs
+  | { kind: 'absolute'; maxMs: number } // custom cases: median below maxMs
+  | { kind: 'size'; maxKiB: number }; // custom cases of metric 'size': median below maxKiB
+
+export type Metric = 'wall' | 'rss' | 'size';
+export type Unit = 'ms' | 'MiB' | 'KiB';
 
 export interface BenchCase {
   name: string;
@@ -87,8 +91,11 @@ export interface BenchCase {
    * `RealServerOptions` makes it a case of `--server real`, run only in that mode.
    */
   server: ServerOptions | RealServerOptions | null;
-  /** 'wall' (default) times the process; 'rss' compares peak resident memory. */
-  metric?: 'wall' | 'rss';
+  /**
+   * 'wall' (default) times the process; 'rss' compares peak resident memory; 'size': a custom case
+   * whose samples are sizes in KiB (e.g. of a built file), not times.
+   */
+  metric?: Metric;
   target: Target;
   /** kdyn's arguments (the harness runs `bin/kdyn ...args`). */
   kdyn?: (env: CaseEnv) => string[];
@@ -98,8 +105,9 @@ export interface BenchCase {
   /** Once per case after the server is up; return a string to report the case as not ready. */
   prepare?: (env: CaseEnv) => string | undefined | Promise<string | undefined>;
   /**
-   * A case that times something other than a process (e.g. the server itself): one sample in ms per
-   * call, or a sample for each tool (the baseline's for comparison: a ratio, never the verdict).
+   * A case that times something other than a process (e.g. the server itself): one sample per call
+   * in ms (KiB for metric 'size'), or a sample for each tool (the baseline's for comparison: a ratio,
+   * never the verdict).
    */
   custom?: (env: CaseEnv) => Promise<number | CustomSample>;
   /** The first warm-up run of kdyn must print something on stdout unless this is set. */
@@ -143,9 +151,9 @@ export interface CaseResult {
   reason?: string;
   /** Which server the figures come from: 'local', 'real, small', 'real, 1000 CRD groups', or 'none'. */
   server: string;
-  metric: 'wall' | 'rss';
-  /** 'ms' for wall time, 'MiB' for rss. */
-  unit: 'ms' | 'MiB';
+  metric: Metric;
+  /** 'ms' for wall time, 'MiB' for rss, 'KiB' for size. */
+  unit: Unit;
   kdyn?: SideResult;
   baseline?: SideResult;
   ratio?: number;

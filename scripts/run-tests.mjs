@@ -1,24 +1,58 @@
-// Runs every build/test/**/*.test.js with node's built-in test runner.
-// Usage: node scripts/run-tests.mjs [substring-filter...]
-import { readdirSync, statSync, existsSync } from 'node:fs';
+// Runs every build/test/**/*.test.js with node's built-in test runner, and fails if the tests left
+// anything in their temp dir.
+// Usage: node scripts/run-tests.mjs [--suite unit|e2e|reliability|...] [--skip SUBSTRING]... [substring-filter...]
+//   --suite NAME   only build/test/NAME
+//   --skip S       leave out the files whose path contains S (`npm run test:unit` leaves out the
+//                  kubectl differential tests, which `npm test` runs)
+//   filters        only the files whose path contains one of them
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+/** Removes every `--name VALUE` from args; returns the values. */
+function takeOption(name) {
+  const values = [];
+  for (let at = args.indexOf(name); at >= 0; at = args.indexOf(name)) {
+    const [, value] = args.splice(at, 2);
+    if (!value) {
+      console.error(`run-tests: ${name} needs a value`);
+      process.exit(2);
+    }
+    values.push(value);
+  }
+  return values;
+}
+const suite = takeOption('--suite').at(-1);
+const skips = takeOption('--skip');
+const filters = args;
+const wanted = (p) => p.endsWith('.test.js') && !skips.some((s) => p.includes(s)) && (filters.length === 0 || filters.some((f) => p.includes(f)));
 const files = [];
 (function walk(dir) {
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) walk(p);
-    else if (name.endsWith('.test.js') && (filters.length === 0 || filters.some((f) => p.includes(f)))) files.push(p);
+    else if (wanted(p)) files.push(p);
   }
-})(join(root, 'build/test'));
+})(join(root, 'build/test', suite ?? ''));
 if (files.length === 0) {
-  console.error('run-tests: no test files found under build/test (did the build run?)');
+  console.error(`run-tests: no test files found under build/test${suite ? `/${suite}` : ''}${filters.length ? ` matching ${filters.join(', ')}` : ''} (did the build run?)`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root });
+// The tests get a TMPDIR of their own (world-writable and sticky like /tmp, for the tests that run
+// kdyn as another user): whatever is left in it afterwards is a temp dir some test or harness did
+// not remove, which fails the run.
+const testTmp = mkdtempSync(join(tmpdir(), 'kdyn-test-run-'));
+chmodSync(testTmp, 0o1777);
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: testTmp } });
+const left = readdirSync(testTmp);
+rmSync(testTmp, { recursive: true, force: true });
+if (left.length > 0) {
+  console.error(`run-tests: the tests left ${left.length} entries in their temp dir (each test removes what it creates): ${left.sort().join(', ')}`);
+  process.exit(r.status || 1);
+}
 process.exit(r.status ?? 1);

@@ -1,4 +1,6 @@
 /** Start-up cases (issue 2): how much kdyn adds to node's own start-up. */
+import { readStartupPath } from '../startup-file.js';
+import { ROOT } from '../tools.js';
 import type { BenchCase } from '../types.js';
 
 /** Files run by `order` (see bench/registry.ts). */
@@ -31,5 +33,19 @@ export const cases: BenchCase[] = [
     target: { kind: 'ratio', max: 1.0 },
     kdyn: () => ['version'],
     baseline: { kind: 'kubectl', args: () => ['version'] },
+  },
+  {
+    // All of kdyn's own code is one file (modules behind import() initialise lazily; bin/kdyn keeps a
+    // V8 code cache per command), so its size is the budget: the heavy packages are satellites.
+    // 256 KiB until `apply` (src/apply, ~25 KB minified) joined; every command is in this file.
+    name: 'startup-file-size',
+    description: 'size of the code every command loads (dist/cli/bin.js and its static requires)',
+    issue: 'issue 2',
+    server: null,
+    metric: 'size',
+    target: { kind: 'size', maxKiB: 288 },
+    baseline: { kind: 'none' },
+    runs: 1,
+    custom: async () => readStartupPath(ROOT).bytes / 1024,
   },
 ];

@@ -21,8 +21,15 @@ function discoveryRequests(s: LocalApiServer, agent: string) {
   return s.requestLog.filter((e) => e.userAgent.startsWith(agent) && (e.path === '/api' || e.path === '/apis' || /^\/apis?\/[^/]+\/[^/]+$/.test(e.path) || e.path === '/api/v1'));
 }
 
+/** Every HOME setup() made, removed after the file's tests. */
+const homes: string[] = [];
+after(() => {
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
+
 function setup(server: LocalApiServer) {
   const home = mkdtempSync(join(tmpdir(), 'kdyn-e2e-ar-'));
+  homes.push(home);
   const kubeconfig = join(home, 'kubeconfig');
   server.writeKubeconfig(kubeconfig);
   return {

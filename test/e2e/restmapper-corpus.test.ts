@@ -63,9 +63,14 @@ function lateCrd(name: string): Record<string, unknown> {
   };
 }
 
+/** Every CachedDiscovery made, so after() waits for their cache writes before removing the dir. */
+const discoveries: Array<ReturnType<typeof createCachedDiscovery>> = [];
+
 /** A new process's view: a fresh CachedDiscovery over the shared cache dir. */
 function newDiscovery(cacheDir: string) {
-  return createCachedDiscovery({ transport, server: server.url, cacheDir, ttlMs: 10 * 60_000, env: {}, clock: systemClock, logger: silentLogger });
+  const d = createCachedDiscovery({ transport, server: server.url, cacheDir, ttlMs: 10 * 60_000, env: {}, clock: systemClock, logger: silentLogger });
+  discoveries.push(d);
+  return d;
 }
 
 function discoveryGets(): string[] {
@@ -86,6 +91,7 @@ before(async () => {
 });
 
 after(async () => {
+  await Promise.allSettled(discoveries.map((d) => d.flush()));
   transport?.close();
   await env?.stop();
 });

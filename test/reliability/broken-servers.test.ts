@@ -29,13 +29,19 @@ interface ServerCase {
   maxErrLines?: number;
   /** stdout matches (default for exit 1: empty or anything printed before the error). */
   out?: RegExp;
-  /** The run ends within this long (the fault's own length plus room for a loaded machine). */
-  withinMs?: number;
+  /**
+   * Hang guard (default HANG_GUARD_MS): the run is killed after this long, which fails the case. Not
+   * a speed limit: how long a case takes is the fault's own length stretched by the machine's load.
+   */
+  hangGuardMs?: number;
   /** Also checks afterwards (request counts). */
   then?(s: LocalApiServer, r: Run): void;
   /** Files written into the case's HOME (its cwd) first. */
   files?: Record<string, string>;
 }
+
+/** Longer than any case needs on a loaded machine (each fault lasts a few seconds at most). */
+const HANG_GUARD_MS = 60_000;
 
 /** Runs on the hostile-discovery server (no fault set): a watch that must end at --request-timeout. */
 const watchTimeout: ServerCase = {
@@ -44,9 +50,8 @@ const watchTimeout: ServerCase = {
   args: ['get', 'configmaps', '-n', 'demo', '-w', '--request-timeout=2s'],
   code: 0,
   out: /^NAME\s+DATA\s+AGE\napp-config\s/,
-  // About 2 s on an idle machine (a list, then a watch of 2 s; 2 s, not 1 s, so that a loaded machine's discovery request fits in it too); the whole suite's load stretches it.
-  // Without the time limit the watch never ends (the run is killed at withinMs + 10 s).
-  withinMs: 10_000,
+  // About 2 s on an idle machine (a list, then a watch of 2 s; 2 s, not 1 s, so that a loaded machine's discovery request fits in it too).
+  // Without the time limit the watch never ends: the hang guard kills it, and the case fails.
 };
 
 /** Three ConfigMaps in demo named `<prefix>-1..3`, as a manifest. */
@@ -66,7 +71,7 @@ function hostile(kind: HostileDiscovery, legacy: boolean): ServerCase[] {
   if (kind === 'huge') {
     // The server's "50 MB" document is 71 MiB aggregated (151 MiB legacy): over kdyn's 64 MiB limit
     // for a discovery document, refused without reading on (robustness.test.ts has the limit itself).
-    return [{ name: `hostile /apis (huge, ${mode}): get configmaps`, setup, args: ['get', 'configmaps', '-n', 'demo', '-o', 'name'], code: 1, err: [/^error: the server's response to \/apis? is larger than 64 MiB, kdyn's limit for it; not reading further$/], out: /^$/, withinMs: 60_000 }];
+    return [{ name: `hostile /apis (huge, ${mode}): get configmaps`, setup, args: ['get', 'configmaps', '-n', 'demo', '-o', 'name'], code: 1, err: [/^error: the server's response to \/apis? is larger than 64 MiB, kdyn's limit for it; not reading further$/], out: /^$/, hangGuardMs: 120_000 }];
   }
   const invalid = kind === 'invalid-json';
   const notJson = /^Error from server: \/apis?: the server answered with a body that is not JSON$/;
@@ -86,7 +91,6 @@ const faultCases: ServerCase[] = [
     args: ['get', 'configmaps', '-n', 'demo', '-o', 'name', '--request-timeout=2s'],
     code: 1,
     err: [timeoutErr],
-    withinMs: 15_000,
   },
   {
     name: 'discovery dripping one byte a second: --request-timeout=2s ends it',
@@ -94,7 +98,6 @@ const faultCases: ServerCase[] = [
     args: ['get', 'configmaps', '-n', 'demo', '--request-timeout=2s'],
     code: 1,
     err: [timeoutErr],
-    withinMs: 15_000,
   },
   {
     name: 'version dripping one byte a second: --request-timeout=2s ends it',
@@ -103,7 +106,6 @@ const faultCases: ServerCase[] = [
     code: 1,
     out: /^Client Version: v\d/,
     err: [timeoutErr],
-    withinMs: 15_000,
   },
   {
     name: 'a delay past --request-timeout on the list',
@@ -111,7 +113,6 @@ const faultCases: ServerCase[] = [
     args: ['get', 'configmaps', '-n', 'demo', '--request-timeout=1s'],
     code: 1,
     err: [timeoutErr],
-    withinMs: 15_000,
   },
   {
     name: 'a connection reset mid-body, once: retried, the right answer',
@@ -149,7 +150,6 @@ const faultCases: ServerCase[] = [
     args: ['get', 'configmaps', '-n', 'demo', '-o', 'name'],
     code: 0,
     out: CMS,
-    withinMs: 20_000,
     then: (s) => assert.equal(s.requestLog.filter((e) => e.path === LIST).length, 3),
   },
   {
@@ -158,7 +158,6 @@ const faultCases: ServerCase[] = [
     args: ['get', 'configmaps', '-n', 'demo'],
     code: 1,
     err: [/^Error from server \(TooManyRequests\): /],
-    withinMs: 20_000,
     then: (s) => assert.equal(s.requestLog.filter((e) => e.path === LIST).length, 4),
   },
   {
@@ -167,7 +166,6 @@ const faultCases: ServerCase[] = [
     args: ['get', 'configmaps', '-n', 'demo'],
     code: 1,
     err: [/TooManyRequests|Too many requests|too many requests/i],
-    withinMs: 30_000,
   },
   {
     name: 'a 503 storm with Retry-After on the list',
@@ -176,7 +174,6 @@ const faultCases: ServerCase[] = [
     code: 1,
     err: [/^Error from server \(ServiceUnavailable\): /],
     out: /^(|\{\n[\s\S]*"kind": "List"[\s\S]*\}\n)$/,
-    withinMs: 20_000,
   },
   {
     name: 'a 500 on the list: the server\'s error, no retry',
@@ -234,7 +231,6 @@ const faultCases: ServerCase[] = [
     code: 0,
     out: /^configmap\/rl-1\nconfigmap\/rl-2\nconfigmap\/rl-3\n$/,
     err: [/^3 objects: 3 succeeded, 0 failed$/],
-    withinMs: 20_000,
     then: (s) => assert.equal(stored(s, 'rl'), 3),
   },
   {
@@ -293,7 +289,7 @@ async function runCase(e: RelEnv, c: ServerCase): Promise<void> {
   const started = Date.now();
   let r: Run;
   try {
-    r = await e.kdyn([...c.args, '--cache-dir', cache], { env: { HOME: home }, cwd: home, timeoutMs: (c.withinMs ?? 20_000) + 10_000 });
+    r = await e.kdyn([...c.args, '--cache-dir', cache], { env: { HOME: home }, cwd: home, timeoutMs: c.hangGuardMs ?? HANG_GUARD_MS });
   } finally {
     e.server.faults.clear();
     e.server.faults.groupVersions.clear();
@@ -302,7 +298,6 @@ async function runCase(e: RelEnv, c: ServerCase): Promise<void> {
   const took = Date.now() - started;
   const shown = `kdyn ${c.args.join(' ')}\nexit ${r.code} after ${took} ms\nstdout: ${r.out.slice(0, 400)}\nstderr: ${r.err.slice(0, 1500)}`;
   assert.equal(r.code, c.code, shown);
-  assert.ok(took < (c.withinMs ?? 20_000), `ended within ${c.withinMs ?? 20_000} ms\n${shown}`);
   assertNoStack(r);
   const lines = errLines(r);
   assert.ok(lines.length <= (c.maxErrLines ?? 1), `at most ${c.maxErrLines ?? 1} line(s) on stderr\n${shown}`);

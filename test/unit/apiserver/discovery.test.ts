@@ -177,25 +177,17 @@ describe('CRDs in discovery', () => {
     assert.notEqual(after.headers.etag, before);
   });
 
-  test('1,000 CRD groups: registering and serving /apis stay fast', () => {
+  // How long registering and serving take is a benchmark: `npm run bench -- --case 'server-catalog-*'`.
+  test('1,000 CRD groups: registered and served in /apis in order, again and again', () => {
     const c = createCatalog({ discovery: 'aggregated' });
-    const t0 = performance.now();
     for (let i = 0; i < 1000; i++) {
       const group = `g${String(i).padStart(4, '0')}.bench.example.com`;
       c.crdChanged(established({ metadata: { name: `things.${group}` }, spec: { group, scope: 'Namespaced', names: { plural: 'things', singular: 'thing', kind: 'Thing' }, versions: [{ name: 'v1', served: true, storage: true }] } }), false);
       c.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
     }
-    const registered = performance.now() - t0;
-    const first = performance.now();
     const doc = bodyOf(get(c, '/apis', { accept: AGGREGATED_ACCEPT }));
-    const firstMs = performance.now() - first;
-    const t1 = performance.now();
     for (let i = 0; i < 50; i++) get(c, '/apis', { accept: AGGREGATED_ACCEPT });
-    const perRequest = (performance.now() - t1) / 50;
     assert.equal(doc.items.length, 19 + 1000);
     assert.equal(doc.items[19].metadata.name, 'g0000.bench.example.com');
-    assert.ok(registered < 1000, `registering 1,000 CRDs took ${registered.toFixed(0)} ms`);
-    assert.ok(firstMs < 500, `first /apis after them took ${firstMs.toFixed(0)} ms`);
-    assert.ok(perRequest < 5, `cached /apis took ${perRequest.toFixed(2)} ms`);
   });
 });

@@ -75,10 +75,10 @@ test('eventsSince resumes from a resourceVersion; too old (compacted or out of h
   assert.equal(s.oldestWatchableVersion('', 'secrets'), mark + 2);
 });
 
-test('listing 20,000 objects in pages of 500 is fast', () => {
+// How long the paging takes is a benchmark: `npm run bench -- --case server-store-page-20k`.
+test('listing 20,000 objects in pages of 500 returns each once', () => {
   const s = new Store();
   for (let i = 0; i < 20000; i++) s.create('', 'configmaps', cm('bench', `cm-${String(i).padStart(5, '0')}`));
-  const t0 = performance.now();
   let after: string | undefined;
   let n = 0;
   for (;;) {
@@ -87,7 +87,5 @@ test('listing 20,000 objects in pages of 500 is fast', () => {
     if (!p.lastKey) break;
     after = p.lastKey;
   }
-  const ms = performance.now() - t0;
   assert.equal(n, 20000);
-  assert.ok(ms < 200, `store paging took ${ms.toFixed(1)} ms`);
 });

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, meets, parseBenchArgs, ratio, selectCases, summarize, markdownTable } from '../../../bench/stats.js';
+import { describeTarget, median, meets, parseBenchArgs, ratio, selectCases, summarize, markdownTable } from '../../../bench/stats.js';
 import { mergeCases } from '../../../bench/registry.js';
 import { summaryTable } from '../../../bench/report.js';
 import { isRealServer, serverFlags, serverKey } from '../../../bench/server.js';
@@ -42,6 +42,9 @@ describe('bench statistics', () => {
     assert.equal(meets({ kind: 'ratio', max: 1 }, 14, undefined), undefined);
     assert.equal(meets({ kind: 'absolute', maxMs: 1000 }, 999, undefined), true);
     assert.equal(meets({ kind: 'absolute', maxMs: 1000 }, 1000, undefined), false);
+    assert.equal(meets({ kind: 'size', maxKiB: 288 }, 287.9, undefined), true);
+    assert.equal(meets({ kind: 'size', maxKiB: 288 }, 288, undefined), false);
+    assert.deepEqual([describeTarget({ kind: 'size', maxKiB: 288 }), describeTarget({ kind: 'absolute', maxMs: 40 })], ['<288 KiB', '<40 ms']);
   });
 
   test('markdown table marks misses and not-ready cases', () => {

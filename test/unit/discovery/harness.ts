@@ -1,5 +1,5 @@
 /** Local API server + real transport + a CachedDiscovery over a temp cache dir, for discovery tests. */
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer, type ServerOptions } from '../../support/apiserver/server.js';
@@ -21,6 +21,7 @@ export interface Harness {
   /** A new CachedDiscovery (a new "process") over the same cache. */
   discovery(o?: { ttlMs?: number; cacheDir?: string; logger?: Logger; clock?: FakeClock; store?: (root: string) => DiskStore }): DiskCachedDiscovery;
   discoveryRequests(): Array<{ method: string; path: string; query: string; accept: string; status: number }>;
+  /** Waits for the cache writes, stops the server and removes `tmp`. */
   close(): Promise<void>;
 }
 
@@ -34,6 +35,9 @@ export async function startHarness(opts: ServerOptions = {}): Promise<Harness> {
   // File mtimes are real; the fake clock starts at the real time and moves only when told.
   const clock = new FakeClock(Date.now());
   const cacheDir = join(tmp, 'cache');
+  // Every CachedDiscovery made here, so close() can wait for their cache writes before removing tmp
+  // (a write still under way would create its directories again).
+  const made: DiskCachedDiscovery[] = [];
   return {
     server,
     transport,
@@ -41,12 +45,17 @@ export async function startHarness(opts: ServerOptions = {}): Promise<Harness> {
     clock,
     tmp,
     cacheDir,
-    discovery: (o = {}) =>
-      createCachedDiscovery({ transport, server: config.server, cacheDir: o.cacheDir ?? cacheDir, ttlMs: o.ttlMs ?? 600_000, env: {}, clock: o.clock ?? clock, logger: o.logger ?? silentLogger, store: o.store }),
+    discovery: (o = {}) => {
+      const d = createCachedDiscovery({ transport, server: config.server, cacheDir: o.cacheDir ?? cacheDir, ttlMs: o.ttlMs ?? 600_000, env: {}, clock: o.clock ?? clock, logger: o.logger ?? silentLogger, store: o.store });
+      made.push(d);
+      return d;
+    },
     discoveryRequests: () => server.requestLog.filter((e) => e.path === '/api' || e.path === '/apis' || /^\/apis?\/[^/]+(\/[^/]+)?$/.test(e.path)),
     close: async () => {
+      await Promise.allSettled(made.map((d) => d.flush()));
       transport.close();
       await server.stop();
+      rmSync(tmp, { recursive: true, force: true });
     },
   };
 }

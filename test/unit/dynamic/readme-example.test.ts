@@ -1,6 +1,6 @@
 /**
- * The README's library example, run as written (through the package entry point src/index.ts)
- * against the local API server with the recorded `crontabs.stable.example.com` CRD.
+ * The README's library example, taken from README.md and run as written (through the package's
+ * entry point) against the local API server with the recorded `crontabs.stable.example.com` CRD.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../../support/apiserver/server.js';
 import { loadExchange } from '../../support/exchanges.js';
-import { connect, StatusError, NoResourceMatchError, type Unstructured } from '../../../src/index.js';
+import { readmeExample, runExample } from '../../support/readme-example.js';
+import { connect, NoResourceMatchError, type Unstructured } from '../../../src/index.js';
 
 let server: LocalApiServer;
 let dir: string;
@@ -41,33 +42,14 @@ function loadRequestBody(n: number): string {
 }
 
 test('README example: kubeconfig -> RESTMapper -> list -> get', async () => {
-  const lines: string[] = [];
-  // --- the README example, verbatim apart from the kubeconfig path and console.log ---
-  const k = await connect({ kubeconfig: join(dir, 'config'), env: { HOME: dir } });
-  try {
-    const crontabs = await k.mapper.resourceFor('crontabs'); // or 'ct', 'CronTab', 'crontabs.stable.example.com'
-    const handle = k.client.resource(crontabs.gvr, crontabs).namespace(k.namespace);
-
-    for await (const page of handle.list({ limit: 2, labelSelector: 'app=a1' })) {
-      for (const ct of page.items) lines.push(`${ct.metadata?.name} ${(ct.spec as { cronSpec?: string }).cronSpec}`);
-    }
-    const ct1 = await handle.get('ct1');
-    lines.push(`${ct1.kind} ${ct1.metadata?.resourceVersion ? 'has a resourceVersion' : ''}`);
-    await handle.patch('ct1', { spec: { replicas: 5 } }, 'merge');
-    await handle.get('nope').catch((e) => {
-      if (e instanceof StatusError && e.reason === 'NotFound') lines.push(e.message);
-      else throw e;
-    });
-  } finally {
-    k.close();
-  }
-  // ---
-  assert.deepEqual(lines, [
-    'ct1 */1 * * * *',
-    'ct3 */3 * * * *',
-    'CronTab has a resourceVersion',
-    'Error from server (NotFound): crontabs.stable.example.com "nope" not found',
-  ]);
+  const example = readmeExample("const crontabs = await k.mapper.resourceFor('crontabs'); // or 'ct'");
+  const r = await runExample(example, { cwd: dir, env: { HOME: dir, KUBECONFIG: join(dir, 'config') } });
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, 'ct1 */1 * * * *\nct3 */3 * * * *\n');
+  assert.equal(r.err, 'Error from server (NotFound): crontabs.stable.example.com "nope" not found\n');
+  const gets = server.requestLog.filter((e) => e.method === 'GET' && e.path === '/apis/stable.example.com/v1/namespaces/capture/crontabs/ct1');
+  assert.equal(gets.length, 1, 'got ct1');
+  assert.deepEqual(server.store.get('stable.example.com', 'crontabs', 'capture', 'ct1')?.spec?.replicas, 5);
 });
 
 test('an unknown name is a NoResourceMatchError', async () => {

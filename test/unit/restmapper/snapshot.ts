@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../support/cli.js';
+import { parseAggregatedDiscovery } from '../../../src/discovery/aggregated.js';
 import type { APIResource, DiscoverySnapshot } from '../../../src/discovery/types.js';
 
 export interface R {
@@ -152,4 +153,29 @@ export function collectionPath(gvr: { group: string; version: string; resource: 
 /** The short-name collision warnings kubectl printed (its other Warning: lines come from the server or listing). */
 export function shortNameWarnings(messages: string[]): string[] {
   return messages.filter((m) => m.startsWith('Warning: short name ')).map((m) => m.slice('Warning: '.length));
+}
+
+/**
+ * The recorded corpus plus `groups` CRD groups `g<i>.bench.example.com`, each with two versions, a
+ * short name and a category, and all claiming the short name `wd` (for the RESTMapper test of many
+ * groups and its benchmark, bench/cases/restmapper.ts).
+ */
+export function bigSnapshot(groups: number): DiscoverySnapshot {
+  const base = parseAggregatedDiscovery(readCorpusJSON('aggregated-api.json'), readCorpusJSON('aggregated-apis.json'));
+  const extra: G[] = [];
+  for (let i = 0; i < groups; i++) {
+    extra.push({
+      name: `g${i}.bench.example.com`,
+      versions: [
+        ['v1', [{ name: `things${i}`, kind: `Thing${i}`, short: [`t${i}`], cats: ['all'] }, { name: `things${i}/status`, kind: `Thing${i}` }, { name: 'widgets', kind: 'Widget', short: ['wd'] }]],
+        ['v1beta1', [{ name: `things${i}`, kind: `Thing${i}`, short: [`t${i}`], cats: ['all'] }]],
+      ],
+    });
+  }
+  const more = snapshot(extra);
+  return {
+    groups: [...base.groups, ...more.groups],
+    resources: new Map([...base.resources, ...more.resources]),
+    failures: [],
+  };
 }
