@@ -38,6 +38,16 @@ export { INITIAL_EVENTS_END, type EventType, type WatchEvent, type WatchOptions,
 export { DeferredRESTMapper, type DeferredRESTMapperOptions } from './restmapper/deferred.js';
 export type { RESTMapper, ResourceMapping, Resolution } from './restmapper/types.js';
 export { NoResourceMatchError, NoKindMatchError, AmbiguousResourceError } from './restmapper/errors.js';
+// kubectl's resource-argument grammar (`TYPE NAME...`, `a,b`, `type/name`, categories) resolved to requests.
+export {
+  parseGetArgs,
+  resolveGetArgs,
+  splitResourceArgument,
+  ResourceArgumentError,
+  type GetArgs,
+  type GetPlan,
+  type GetRequest,
+} from './restmapper/args.js';
 
 // Discovery (cached on disk, shared with kubectl's ~/.kube/cache layout).
 export { createCachedDiscovery, NoCachedDiscoveryError, type CachedDiscoveryOptions, type DiskCachedDiscovery } from './discovery/cached.js';

@@ -25,7 +25,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/log.js';
 import { memoryIO } from '../support/io.js';
 import { DeferredRESTMapper } from '../../src/restmapper/deferred.js';
-import { resolveGetArgs } from '../../src/cli/get-args.js';
+import { resolveGetArgs } from '../../src/restmapper/args.js';
 import { NoResourceMatchError } from '../../src/restmapper/errors.js';
 import { CORPUS_DIR, collectionPath, readCorpusCases, readCorpusJSON, shortNameWarnings } from '../unit/restmapper/snapshot.js';
 

@@ -12,7 +12,7 @@ import { KdynError, StatusError, UsageError } from '../../core/errors.js';
 import { gvrString, sameGVR } from '../../core/gvk.js';
 import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
 import type { RESTMapper, ResourceMapping } from '../../restmapper/types.js';
-import { parseGetArgs, resolveGetArgs, type GetRequest } from '../get-args.js';
+import { parseGetArgs, resolveGetArgs, type GetRequest } from '../../restmapper/args.js';
 import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
 import type { Sorter } from '../../printers/sort.js';
 import { reportError } from '../report-error.js';

@@ -21,7 +21,7 @@ import type { IO } from '../../core/io.js';
 import { StatusError, UsageError, oneLine } from '../../core/errors.js';
 import type { Unstructured } from '../../core/unstructured.js';
 import type { Table } from '../../core/table.js';
-import { parseGetArgs, resolveGetArgs } from '../get-args.js';
+import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { parseDuration } from '../duration.js';
 import { INITIAL_EVENTS_END, type ResumeInfo, type RetryInfo, type WatchEvent } from '../../watch/types.js';
 import { Watcher } from '../../watch/watcher.js';

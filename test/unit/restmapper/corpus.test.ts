@@ -14,7 +14,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAggregatedDiscovery } from '../../../src/discovery/aggregated.js';
-import { resolveGetArgs } from '../../../src/cli/get-args.js';
+import { resolveGetArgs } from '../../../src/restmapper/args.js';
 import { DeferredRESTMapper } from '../../../src/restmapper/deferred.js';
 import { staticDiscovery } from '../../../src/discovery/static.js';
 import { NoResourceMatchError } from '../../../src/restmapper/errors.js';

@@ -11,7 +11,7 @@ import { parseAggregatedDiscovery } from '../../../src/discovery/aggregated.js';
 import { decodeCombined, encodeCombined, formatCombined, indexedSnapshot, parseCombined } from '../../../src/discovery/combined.js';
 import { dropUnsafeNames } from '../../../src/discovery/names.js';
 import type { CachedDiscovery, DiscoverySnapshot } from '../../../src/discovery/types.js';
-import { resolveGetArgs } from '../../../src/cli/get-args.js';
+import { resolveGetArgs } from '../../../src/restmapper/args.js';
 import { DeferredRESTMapper } from '../../../src/restmapper/deferred.js';
 import { staticDiscovery } from '../../../src/discovery/static.js';
 import { COLLIDING, collectionPath, readCorpusCases, readCorpusJSON, snapshot as build } from './snapshot.js';

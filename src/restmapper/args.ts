@@ -8,8 +8,8 @@
  * - `TYPE/NAME...` -> only when every argument has a slash; categories are not expanded there.
  */
 import { UsageError } from '../core/errors.js';
-import { NoResourceMatchError } from '../restmapper/errors.js';
-import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
+import { NoResourceMatchError } from './errors.js';
+import type { RESTMapper, ResourceMapping } from './types.js';
 
 /**
  * Malformed `get` arguments (kubectl's resource builder errors, worded as kubectl's). A usage error

@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseGetArgs, resolveGetArgs, splitResourceArgument, ResourceArgumentError, type GetPlan } from '../../../src/cli/get-args.js';
+import { parseGetArgs, resolveGetArgs, splitResourceArgument, ResourceArgumentError, type GetPlan } from '../../../src/restmapper/args.js';
 import { DeferredRESTMapper } from '../../../src/restmapper/deferred.js';
 import { staticDiscovery } from '../../../src/discovery/static.js';
 import { NoResourceMatchError } from '../../../src/restmapper/errors.js';
-import { COLLIDING, snapshot } from '../restmapper/snapshot.js';
+import { COLLIDING, snapshot } from './snapshot.js';
 
 function newMapper(): { mapper: DeferredRESTMapper; warnings: string[] } {
   const warnings: string[] = [];
