@@ -91,6 +91,8 @@ export {
 } from './apply/apply.js';
 export { planRequests, type PlannedRequest } from './apply/requests.js';
 export { decodeManifests, ManifestError, describeOrigin, type Manifest } from './apply/manifests.js';
+// `.status.conditions`, read as kubectl wait (case-insensitive, `fold`) or kubectl rollout status (`exact`).
+export { statusConditions, findCondition, hasCondition, type Condition, type ConditionMatch } from './wait/conditions.js';
 export { readiness, type Readiness } from './apply/ready.js';
 export { waitReady, type WaitItem, type WaitOptions, type WaitOutcome } from './apply/wait.js';
 export { isApplyConflict, conflictSummary } from './apply/conflict.js';

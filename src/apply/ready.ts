@@ -8,6 +8,7 @@
 import { parseGroupVersion } from '../core/gvk.js';
 import type { Unstructured } from '../core/unstructured.js';
 import { CRD_GROUP } from './plan.js';
+import { findCondition } from '../wait/conditions.js';
 
 export type Readiness =
   | { state: 'ready' }
@@ -31,15 +32,15 @@ export function readiness(obj: Unstructured): Readiness {
   return conditionReadiness(o);
 }
 
-function conditionsOf(o: Obj): Obj[] {
-  return Array.isArray(o.status?.conditions) ? o.status.conditions.filter((c: unknown) => c && typeof c === 'object') : [];
+/** A condition by type, matched exactly (`Ready`, not `ready`) as kubectl rollout status does. */
+function condition(o: Obj, type: string): Obj | undefined {
+  return findCondition(o as Unstructured, type, 'exact') as Obj | undefined;
 }
 
 function crdReadiness(o: Obj): Readiness {
-  const conds = conditionsOf(o);
-  const established = conds.find((c) => c.type === 'Established');
+  const established = condition(o, 'Established');
   if (established?.status === 'True') return READY;
-  const names = conds.find((c) => c.type === 'NamesAccepted');
+  const names = condition(o, 'NamesAccepted');
   if (names?.status === 'False') return { state: 'failed', message: `names not accepted: ${names.message ?? names.reason ?? ''}`.trim() };
   return waiting(established?.message ? `not established: ${established.message}` : 'not established yet');
 }
@@ -53,7 +54,7 @@ function generationObserved(o: Obj): boolean {
 function deploymentReadiness(o: Obj, name: string): Readiness {
   if (!generationObserved(o)) return waiting('Waiting for deployment spec update to be observed...');
   const s = o.status ?? {};
-  const progressing = conditionsOf(o).find((c) => c.type === 'Progressing');
+  const progressing = condition(o, 'Progressing');
   if (progressing?.reason === 'ProgressDeadlineExceeded') return { state: 'failed', message: `deployment ${JSON.stringify(name)} exceeded its progress deadline` };
   const want = typeof o.spec?.replicas === 'number' ? o.spec.replicas : 1;
   const updated = num(s.updatedReplicas);
@@ -99,8 +100,7 @@ function daemonSetReadiness(o: Obj, name: string): Readiness {
 }
 
 function conditionReadiness(o: Obj): Readiness {
-  const conds = conditionsOf(o);
-  const cond = conds.find((c) => c.type === 'Ready') ?? conds.find((c) => c.type === 'Available');
+  const cond = condition(o, 'Ready') ?? condition(o, 'Available');
   if (!cond) return READY;
   // Here a status without observedGeneration is taken as current (many controllers set none).
   if (typeof o.status?.observedGeneration === 'number' && !generationObserved(o)) return waiting('status does not describe the current generation yet');

@@ -4,7 +4,7 @@
  * - `delete`: no selected object is left;
  * - `create`: at least one exists;
  * - `condition=NAME[=VALUE]`: `.status.conditions[type=NAME].status` is VALUE (default True;
- *   type and value compared case-insensitively, as kubectl);
+ *   type and value compared case-insensitively, as kubectl: src/wait/conditions.ts);
  * - `jsonpath={EXPR}[=VALUE]`: the expression yields VALUE (as kubectl formats it), or anything
  *   when no value is given.
  * `--for` may repeat: every condition must hold (kubectl wait takes one; kubernetes/kubernetes#95759).
@@ -16,6 +16,7 @@ import type { Unstructured } from '../core/unstructured.js';
 import { evaluatePath, formatGoValue } from '../printers/jsonpath.js';
 import { objectName, type GroupKind } from '../printers/name.js';
 import { parseDuration } from './duration.js';
+import { findCondition, hasCondition } from '../wait/conditions.js';
 
 /** kubectl wait's default --timeout. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;
@@ -106,8 +107,7 @@ export function satisfies(cond: WaitCondition, obj: Unstructured): boolean {
     case 'create':
       return true;
     case 'condition': {
-      const c = findCondition(obj, cond.type);
-      return c !== undefined && String(c.status ?? '').toLowerCase() === cond.status.toLowerCase();
+      return hasCondition(obj, cond.type, cond.status, 'fold');
     }
     case 'jsonpath': {
       const found = evaluatePath(cond.expr, obj);
@@ -125,7 +125,7 @@ export function observed(cond: WaitCondition, obj: Unstructured): string {
     case 'create':
       return 'exists';
     case 'condition': {
-      const c = findCondition(obj, cond.type);
+      const c = findCondition(obj, cond.type, 'fold');
       return c ? `condition ${cond.type}=${String(c.status)}${c.reason ? ` (${String(c.reason)})` : ''}` : `no condition ${cond.type}`;
     }
     case 'jsonpath': {
@@ -134,13 +134,6 @@ export function observed(cond: WaitCondition, obj: Unstructured): string {
       return `${cond.expr}=${found.map((v) => formatGoValue(v)).join(' ')}`;
     }
   }
-}
-
-function findCondition(obj: Unstructured, type: string): Record<string, unknown> | undefined {
-  const conditions = (obj.status as { conditions?: unknown } | undefined)?.conditions;
-  if (!Array.isArray(conditions)) return undefined;
-  const want = type.toLowerCase();
-  return conditions.find((c): c is Record<string, unknown> => !!c && typeof c === 'object' && String((c as { type?: unknown }).type ?? '').toLowerCase() === want);
 }
 
 function isScalar(v: unknown): boolean {
