@@ -32,6 +32,16 @@ export { resourcePath, pathSegmentProblem, InvalidPathSegmentError, type Resourc
 export { Watcher, watch, WatchProtocolError } from './watch/watcher.js';
 export { JsonStreamDecoder, WatchDecodeError } from './watch/decoder.js';
 export { mergeIterables } from './watch/merge.js';
+// Several watches as one stream: initial lists as blocks, bookmark sync, stop reasons (timeout, done, a condition).
+export {
+  MultiWatch,
+  type MultiWatchTarget,
+  type MultiWatchSource,
+  type MultiWatchEvent,
+  type MultiWatchOptions,
+  type MultiWatchResult,
+  type MultiWatchStopReason,
+} from './watch/multi.js';
 export { INITIAL_EVENTS_END, type EventType, type WatchEvent, type WatchOptions, type RetryInfo, type RelistInfo, type ResumeInfo } from './watch/types.js';
 
 // Resolving names (`crontabs`, `ct`, `deploy.apps`, `Pod`) and kinds to resources.

@@ -19,15 +19,11 @@ import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { StatusError, UsageError, oneLine } from '../../core/errors.js';
-import type { Unstructured } from '../../core/unstructured.js';
-import type { Table } from '../../core/table.js';
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { parseDuration } from '../duration.js';
-import { INITIAL_EVENTS_END, type ResumeInfo, type RetryInfo, type WatchEvent } from '../../watch/types.js';
-import { Watcher } from '../../watch/watcher.js';
-import { mergeIterables } from '../../watch/merge.js';
-import { WATCH_FORMATS, createWatchPrinter, type PrintedEvent, type WatchFormat } from '../../printers/watch.js';
-import type { GroupKind } from '../../printers/name.js';
+import { MultiWatch, type MultiWatchSource, type MultiWatchTarget } from '../../watch/multi.js';
+import type { ResumeInfo, RetryInfo } from '../../watch/types.js';
+import { WATCH_FORMATS, createWatchPrinter, type WatchFormat } from '../../printers/watch.js';
 import type { WaitCondition, WaitSubject } from '../watch-for.js';
 import { compileValueTemplate, readTemplate, withTemplate } from '../output-template.js';
 import { ALLOWED_FORMATS, parseOutputFormat, type OutputFormat } from '../../printers/index.js';
@@ -122,24 +118,6 @@ function templateFormat(output: string | undefined): Extract<OutputFormat, { typ
   return format.type === 'jsonpath' || format.type === 'go-template' ? format : undefined;
 }
 
-/** One watcher's bookkeeping. */
-interface Source {
-  watcher: Watcher<Unstructured> | Watcher<Table>;
-  gk: GroupKind;
-  /** `crontabs.stable.example.com` (for messages). */
-  type: string;
-  /** `crontabs`: how kubectl wait names the resource. */
-  resource: string;
-  name?: string;
-  /** With --for: every object seen, by namespace/name (to tell what --for delete saw go). */
-  seen: Map<string, Unstructured>;
-  synced: boolean;
-  /** A (re)list completed: the events are differences against a full list from now on. */
-  listed: boolean;
-  /** Table formats: the initial list, printed as one block once it is complete. */
-  initial: PrintedEvent[];
-}
-
 export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' | 'get' = 'watch', heap: HeapControl = nodeHeap): Promise<number> {
   const opts = await readOptions(args, mode, io);
   const parsed = parseGetArgs(args.args, args.prog);
@@ -154,138 +132,93 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
   const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper, args.prog), opts.allNamespaces ? undefined : ctx.namespace()]);
 
-  const ac = new AbortController();
-  let stopReason: 'timeout' | 'SIGINT' | 'SIGTERM' | 'done' | 'failed' | undefined;
-  const stop = (why: NonNullable<typeof stopReason>) => {
-    stopReason ??= why;
-    ac.abort();
-  };
-  let failure: unknown;
-  const unlisten = io.onSignal?.((sig) => stop(sig));
-  if (opts.timeoutMs !== undefined) ctx.clock.sleep(opts.timeoutMs, ac.signal).then(() => stop('timeout'), () => undefined);
-
-  const table = (opts.format === 'table' || opts.format === 'wide') && !opts.waitFor;
-  const sources: Source[] = [];
+  const targets: MultiWatchTarget[] = [];
   for (const req of plan.requests) {
     let handle = client.resource(req.mapping.gvr, { namespaced: req.mapping.namespaced });
     if (req.mapping.namespaced && namespace) handle = handle.namespace(namespace);
     const gk = { group: req.mapping.gvk.group, kind: req.mapping.gvk.kind };
-    const resourceLabel = req.mapping.gvr.group ? `${req.mapping.gvr.resource}.${req.mapping.gvr.group}` : req.mapping.gvr.resource;
-    for (const name of req.names.length > 0 ? req.names : [undefined]) {
-      const index = sources.length;
-      const notices = outageNotices(resourceLabel, io, ctx.logger.enabled(1));
-      const watcher = new Watcher<Unstructured | Table>(handle, {
-        name,
-        labelSelector: opts.labelSelector,
-        fieldSelector: opts.fieldSelector,
-        resourceVersion: opts.resourceVersion,
-        initialEvents: opts.initialEvents,
-        bookmarks: true,
-        table,
-        pageSize: opts.chunkSize,
-        // --request-timeout bounds each watch request; `get -w` then ends with it, as kubectl.
-        requestTimeoutMs: opts.requestTimeoutMs,
-        endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
-        signal: ac.signal,
-        clock: ctx.clock,
-        logger: ctx.logger,
-        onRetry: (r) => {
-          // --timeout 0 checks once: a failed list or watch is the answer, not something to retry.
-          if (opts.checkOnce) {
-            failure ??= r.error;
-            return stop('failed');
-          }
-          notices.onRetry(r);
-        },
-        onResume: notices.onResume,
-        // A 410 before any list (a watch from --resource-version): the relist prints every object as
-        // ADDED, which a script asking for the changes since RV could not tell from creations. (After
-        // a list, a relist prints only the differences: nothing to say.)
-        onRelist: (r) => {
-          if (sources[index]!.listed) return;
-          out.flush();
-          const which = r.resourceVersion === opts.resourceVersion ? `--resource-version ${r.resourceVersion}` : `resourceVersion ${r.resourceVersion}`;
-          io.stderr.write(`Warning: watch of ${resourceLabel}: ${which} has expired (${expiredText(r.error)}); relisting: what follows is every current object, printed as ADDED\n`);
-        },
-      }) as Watcher<Unstructured> | Watcher<Table>;
-      sources.push({ watcher, gk, type: resourceLabel, resource: req.mapping.gvr.resource, name, seen: new Map(), synced: opts.resourceVersion !== undefined, listed: false, initial: [] });
-    }
+    const type = req.mapping.gvr.group ? `${req.mapping.gvr.resource}.${req.mapping.gvr.group}` : req.mapping.gvr.resource;
+    for (const name of req.names.length > 0 ? req.names : [undefined]) targets.push({ handle, gk, type, resource: req.mapping.gvr.resource, name });
   }
+
+  const table = (opts.format === 'table' || opts.format === 'wide') && !opts.waitFor;
+  const out = new OutputBuffer(io);
+  // Flat memory on long streams (../young-gen-cap.ts): checked every 1,024 events.
+  const capYoungGeneration = youngGenerationCap(heap);
+  let received = 0;
+  const gone = new Set<string>();
+  const notices = new Map<MultiWatchSource, ReturnType<typeof outageNotices>>();
+  const noticesFor = (s: MultiWatchSource) => {
+    let n = notices.get(s);
+    if (!n) notices.set(s, (n = outageNotices(s.type, io, ctx.logger.enabled(1))));
+    return n;
+  };
+  const multi = new MultiWatch(targets, {
+    labelSelector: opts.labelSelector,
+    fieldSelector: opts.fieldSelector,
+    resourceVersion: opts.resourceVersion,
+    initialEvents: opts.initialEvents,
+    table,
+    initialBlock: table,
+    pageSize: opts.chunkSize,
+    // --request-timeout bounds each watch request; `get -w` then ends with it, as kubectl.
+    requestTimeoutMs: opts.requestTimeoutMs,
+    endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
+    timeoutMs: opts.timeoutMs,
+    maxEvents: opts.maxEvents,
+    until: opts.waitFor && ((sources) => sources.every((s) => opts.wait!.allSatisfyAll(opts.waitFor!, s.objects()))),
+    checkOnce: opts.checkOnce,
+    trackGone: opts.waitFor !== undefined,
+    clock: ctx.clock,
+    logger: ctx.logger,
+    onReceive: () => {
+      if ((++received & 1023) === 0) capYoungGeneration();
+    },
+    onRetry: (r, s) => noticesFor(s).onRetry(r),
+    onResume: (r, s) => noticesFor(s).onResume(r),
+    // A 410 before any list (a watch from --resource-version): the relist prints every object as
+    // ADDED, which a script asking for the changes since RV could not tell from creations. (After
+    // a list, a relist prints only the differences: nothing to say.)
+    onRelist: (r, s) => {
+      if (s.listed) return;
+      out.flush();
+      const which = r.resourceVersion === opts.resourceVersion ? `--resource-version ${r.resourceVersion}` : `resourceVersion ${r.resourceVersion}`;
+      io.stderr.write(`Warning: watch of ${s.type}: ${which} has expired (${expiredText(r.error)}); relisting: what follows is every current object, printed as ADDED\n`);
+    },
+    onGone: (s, e) => {
+      if (gone.has(s.type)) return;
+      gone.add(s.type);
+      out.flush();
+      io.stderr.write(`Warning: watch of ${s.type} ended: the resource type is no longer served (${oneLine(e.status.message ?? e.message)})\n`);
+    },
+  });
+  let signal: 'SIGINT' | 'SIGTERM' | undefined;
+  const unlisten = io.onSignal?.((sig) => {
+    if (multi.stop(sig)) signal = sig;
+  });
 
   const printer = await createWatchPrinter({
     format: opts.format,
     events: opts.events,
     withNamespace: opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced),
     noHeaders: opts.noHeaders,
-    withKind: new Set(sources.map((s) => `${s.gk.kind}.${s.gk.group}`)).size > 1,
+    withKind: new Set(targets.map((s) => `${s.gk.kind}.${s.gk.group}`)).size > 1,
     keepManagedFields: opts.showManagedFields || (mode === 'get' && opts.events && (opts.format === 'json' || opts.format === 'yaml')),
     render: opts.render,
   });
-  const out = new OutputBuffer(io);
-  // Flat memory on long streams (../young-gen-cap.ts): checked every 1,024 events.
-  const capYoungGeneration = youngGenerationCap(heap);
-  let received = 0;
   const printEvents = !opts.waitFor || opts.explicitFormat;
-  let printed = 0;
-
-  const emit = (events: PrintedEvent[]) => {
-    if (!printEvents || events.length === 0) return;
-    out.write(table ? printer.printBlock(events) : events.map((e) => printer.print(e)).join(''));
-  };
-  const satisfied = (): boolean => {
-    if (!opts.waitFor || !sources.every((s) => s.synced)) return false;
-    return sources.every((s) => opts.wait!.allSatisfyAll(opts.waitFor!, [...(s.watcher as Watcher<Unstructured>).objects()]));
-  };
-  const checkedOnce = (): boolean => opts.checkOnce && sources.every((s) => s.synced);
-
-  try {
-    if (satisfied()) stop('done');
-    else if (checkedOnce()) stop('timeout');
-    const gone = new Set<string>();
-    const onGone = (s: Source, e: StatusError) => {
-      if (gone.has(s.type)) return;
-      gone.add(s.type);
-      out.flush();
-      io.stderr.write(`Warning: watch of ${s.type} ended: the resource type is no longer served (${oneLine(e.status.message ?? e.message)})\n`);
-    };
-    for await (const { source, value: ev } of mergeIterables(sources.map((s) => untilGone(s, onGone)))) {
-      const s = sources[source]!;
-      if ((++received & 1023) === 0) capYoungGeneration();
-      if (ev.type === 'BOOKMARK') {
-        if ((ev.object.metadata as Unstructured['metadata'])?.annotations?.[INITIAL_EVENTS_END] === 'true') {
-          s.listed = true;
-          if (!s.synced) {
-            s.synced = true;
-            emit(s.initial.splice(0));
-          }
-        }
-      } else {
-        if (opts.waitFor && ev.type !== 'DELETED') s.seen.set(keyOf(ev.object as Unstructured), ev.object as Unstructured);
-        const e: PrintedEvent = { type: ev.type, object: ev.object, gk: s.gk };
-        if (table && !s.synced) s.initial.push(e);
-        else emit([e]);
-        printed++;
-        if (opts.maxEvents !== undefined && printed >= opts.maxEvents) stop('done');
-      }
-      if (satisfied()) stop('done');
-      else if (checkedOnce()) stop('timeout');
-      if (ac.signal.aborted) break;
-    }
-  } catch (e) {
-    failure = e;
-  } finally {
-    ac.abort();
-    unlisten?.();
-  }
-  for (const s of sources) emit(s.initial.splice(0));
+  const result = await multi.run((events) => {
+    if (printEvents) out.write(table ? printer.printBlock(events) : events.map((e) => printer.print(e)).join(''));
+  });
+  unlisten?.();
 
   let code = 0;
   // Every stream ended (their types went away) before --for was met.
-  if (opts.waitFor && stopReason === undefined && failure === undefined) code = 1;
+  if (opts.waitFor && result.reason === undefined && result.error === undefined) code = 1;
   if (opts.waitFor) {
-    const subjects = sources.map(waitSubject);
-    if (stopReason === 'done') out.write(opts.wait!.metLines(opts.waitFor, subjects));
-    else if (stopReason === 'timeout' && failure === undefined) {
+    const subjects: WaitSubject[] = result.sources.map((s) => ({ resource: s.resource, gk: s.gk, name: s.name, objects: s.objects(), gone: s.gone() }));
+    if (result.reason === 'done') out.write(opts.wait!.metLines(opts.waitFor, subjects));
+    else if (result.reason === 'timeout' && result.error === undefined) {
       const report = opts.wait!.unmetReport(opts.waitFor, subjects, opts.checkOnce);
       out.write(opts.wait!.metLines(opts.waitFor, subjects) + report.stdout);
       out.flush();
@@ -294,38 +227,9 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     }
   }
   out.flush();
-  if (failure !== undefined) throw failure;
-  if (stopReason === 'SIGINT' || stopReason === 'SIGTERM') return EXIT_FOR_SIGNAL[stopReason];
+  if (result.error !== undefined) throw result.error;
+  if (signal !== undefined && result.reason === signal) return EXIT_FOR_SIGNAL[signal];
   return code;
-}
-
-/**
- * A source's events. A 404 once the type had been served (a list or an event came) means the type is
- * gone, as when its CustomResourceDefinition is deleted: `onGone` is told and this stream ends alone.
- */
-async function* untilGone(s: Source, onGone: (s: Source, e: StatusError) => void): AsyncGenerator<WatchEvent<Unstructured | Table>> {
-  let served = false;
-  try {
-    for await (const ev of s.watcher as AsyncIterable<WatchEvent<Unstructured | Table>>) {
-      served = true;
-      yield ev;
-    }
-  } catch (e) {
-    if (!served || !(e instanceof StatusError) || e.code !== 404) throw e;
-    onGone(s, e);
-  }
-}
-
-/** A source as --for's report sees it. */
-function waitSubject(s: Source): WaitSubject {
-  const objects = [...(s.watcher as Watcher<Unstructured>).objects()];
-  const present = new Set(objects.map(keyOf));
-  const gone = [...s.seen.entries()].filter(([key]) => !present.has(key)).map(([, o]) => o);
-  return { resource: s.resource, gk: s.gk, name: s.name, objects, gone };
-}
-
-function keyOf(o: Unstructured): string {
-  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 }
 
 /** The server's words for a 410 (`too old resource version: 5 (12)`). */
