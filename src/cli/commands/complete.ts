@@ -11,12 +11,13 @@ import type { ParsedArgs } from '../spec.js';
 import { createContext, type Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { parseArgv } from '../parse.js';
+import { resolveGetArgs } from '../../restmapper/args.js';
 
 /** How long `names` may take (the TAB press waits for it). */
 export const NAMES_TIMEOUT_MS = 1000;
 
-/** kubectl's completion template: one name per line. */
-const NAMES_TEMPLATE = 'go-template={{range .items}}{{.metadata.name}}{{"\\n"}}{{end}}';
+/** The list's page size (get's default --chunk-size). */
+const NAMES_PAGE_SIZE = 500;
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
   const [what, type] = args.args;
@@ -46,7 +47,7 @@ async function contexts(args: ParsedArgs, io: IO): Promise<string> {
 }
 
 /**
- * `kdyn get TYPE -o go-template=...` into memory: all names, or nothing on any error. `TYPE/...`
+ * TYPE's object names, one a line, or nothing on any error. `TYPE/...`
  * (the word being completed in `kdyn get rockets/fa<TAB>`) gives the names as `TYPE/NAME`.
  */
 async function names(args: ParsedArgs, ctx: Context, word: string): Promise<string> {
@@ -58,13 +59,27 @@ async function names(args: ParsedArgs, ctx: Context, word: string): Promise<stri
   return list.split('\n').filter((n) => n !== '').map((n) => `${type}/${n}\n`).join('');
 }
 
+/**
+ * The names of TYPE's objects (`TYPE` may be a category or `a,b`, as with get), in the namespace of
+ * `-n`/the context (all with `-A`), one a line, listed with the library directly; any error
+ * (an unknown type, a denied list) throws, and the caller offers nothing.
+ */
 async function namesOf(args: ParsedArgs, ctx: Context, type: string): Promise<string> {
-  const get = await import('./get.js');
+  const f = args.flags;
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const allNamespaces = f['all-namespaces'] === true;
+  await ctx.preconnect(); // the handshake while discovery resolves the type
+  const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
+  const [plan, namespace] = await Promise.all([resolveGetArgs([type], mapper, args.prog), allNamespaces ? undefined : ctx.namespace()]);
   let text = '';
-  const out: IO = { ...ctx.io, stdout: { write: (s: string) => (text += s) }, stderr: { write: () => true } };
-  const flags = { ...args.flags, output: NAMES_TEMPLATE, 'chunk-size': 500 };
-  const code = await get.run({ command: 'get', args: [type], flags, explicit: new Set(['output']) }, ctx, out);
-  return code === 0 ? text : '';
+  for (const { mapping } of plan.requests) {
+    let handle = client.resource(mapping.gvr, { namespaced: mapping.namespaced });
+    if (mapping.namespaced && namespace) handle = handle.namespace(namespace);
+    for await (const page of handle.list({ labelSelector: str(f.selector), fieldSelector: str(f['field-selector']), limit: NAMES_PAGE_SIZE })) {
+      for (const item of page.items) text += `${item.metadata?.name ?? ''}\n`;
+    }
+  }
+  return text;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
