@@ -230,4 +230,29 @@ describe('not found, empty, unknown', () => {
     assert.equal(fmt.code, 2);
     assert.match(fmt.err, /unable to match a printer suitable for the output format "xml"/);
   });
+
+  // get and get -w read their shared flags in one place (src/cli/get-flags.ts): they answered differently once.
+  for (const watch of [[], ['-w'], ['--watch-only']]) {
+    for (const [what, args] of [
+      ['a name with a selector', ['get', 'cm', 'x', '-n', 'demo', '-l', 'a=b']],
+      ['a name across all namespaces', ['get', 'cm', 'x', '-A']],
+    ] as const) {
+      test(`${what}${watch.length ? ` with ${watch[0]}` : ''}: exit 1, kubectl's message`, async (t) => {
+        const { k } = await both(t, [...args, ...watch]);
+        assert.equal(k.code, 1);
+        assert.match(k.err, /^error: (name cannot be provided when a selector is specified|a resource cannot be retrieved by name across all namespaces)\n$/);
+      });
+    }
+    test(`--chunk-size -1${watch.length ? ` with ${watch[0]}` : ''}: a usage error before any request (kubectl: the server's 400)`, async (t) => {
+      const args = ['get', 'cm', '-n', 'demo', '--chunk-size=-1', ...watch];
+      const [k, c] = await Promise.all([env.kdyn(args), HAS_KUBECTL ? env.kubectl(args) : undefined]);
+      assert.equal(k.code, 2);
+      assert.equal(k.out, '');
+      assert.match(k.err, /^error: invalid argument "-1" for "--chunk-size" flag: must be a non-negative integer \(see 'kdyn get --help'\)\n$/);
+      vsKubectl(t, c, (c) => {
+        assert.equal(c.code, 1);
+        assert.match(c.err, /limit: Invalid value: "-1": must be a non-negative integer/);
+      });
+    });
+  }
 });

@@ -8,7 +8,7 @@
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { KdynError, StatusError, UsageError } from '../../core/errors.js';
+import { StatusError } from '../../core/errors.js';
 import { gvrString, sameGVR } from '../../core/gvk.js';
 import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
 import type { RESTMapper, ResourceMapping } from '../../restmapper/types.js';
@@ -16,14 +16,11 @@ import { parseGetArgs, resolveGetArgs, type GetRequest } from '../../restmapper/
 import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
 import type { Sorter } from '../../printers/sort.js';
 import { reportError } from '../report-error.js';
+import { checkNamesWithSelection, readSelectionFlags, stringFlag, type SelectionFlags } from '../get-flags.js';
 import { asUsageError, readTemplate, withTemplate } from '../output-template.js';
 
-export interface GetOptions {
+export interface GetOptions extends SelectionFlags {
   format: OutputFormat;
-  allNamespaces: boolean;
-  labelSelector?: string;
-  fieldSelector?: string;
-  chunkSize: number;
   ignoreNotFound: boolean;
   noHeaders: boolean;
   showLabels: boolean;
@@ -36,16 +33,11 @@ export interface GetOptions {
 }
 
 export function readOptions(flags: ParsedArgs['flags']): GetOptions {
-  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-  const chunk = typeof flags['chunk-size'] === 'number' ? flags['chunk-size'] : 500;
-  // kubectl sends a negative limit and the server answers 400; kdyn refuses it before any request.
-  if (chunk < 0 || !Number.isInteger(chunk)) throw new UsageError(`invalid argument "${chunk}" for "--chunk-size" flag: must be a non-negative integer`);
+  const str = stringFlag;
+  const selection = readSelectionFlags(flags); // a bad --chunk-size first, as before
   return {
     format: parseOutputFormat(withTemplate(str(flags.output), str(flags.template))),
-    allNamespaces: flags['all-namespaces'] === true,
-    labelSelector: str(flags.selector),
-    fieldSelector: str(flags['field-selector']),
-    chunkSize: chunk > 0 ? chunk : 0,
+    ...selection,
     ignoreNotFound: flags['ignore-not-found'] === true,
     noHeaders: flags['no-headers'] === true,
     showLabels: flags['show-labels'] === true,
@@ -84,10 +76,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   }
   const opts = readOptions(args.flags);
   // Argument and flag errors before any kubeconfig or network work.
-  const parsed = parseGetArgs(args.args, args.prog);
-  const names = parsed.form === 'types' ? parsed.names : parsed.tuples;
-  if (opts.labelSelector && names.length > 0) throw new KdynError('name cannot be provided when a selector is specified');
-  if (opts.allNamespaces && names.length > 0) throw new KdynError('a resource cannot be retrieved by name across all namespaces');
+  checkNamesWithSelection(parseGetArgs(args.args, args.prog), opts);
   // A --sort-by path or an -o template that does not parse is a usage error, found before any request.
   let sorter: Sorter | undefined;
   if (opts.sortBy) sorter = await asUsageError(async () => (await import('../../printers/sort.js')).createSorter(opts.sortBy!));

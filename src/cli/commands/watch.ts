@@ -21,6 +21,7 @@ import type { IO } from '../../core/io.js';
 import { StatusError, UsageError, oneLine } from '../../core/errors.js';
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { parseDuration } from '../duration.js';
+import { checkNamesWithSelection, readSelectionFlags, stringFlag, type SelectionFlags } from '../get-flags.js';
 import { MultiWatch, type MultiWatchSource, type MultiWatchTarget } from '../../watch/multi.js';
 import type { ResumeInfo, RetryInfo } from '../../watch/types.js';
 import { WATCH_FORMATS, createWatchPrinter, type WatchFormat } from '../../printers/watch.js';
@@ -32,15 +33,12 @@ import { nodeHeap, youngGenerationCap, type HeapControl } from '../young-gen-cap
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
 type WaitFor = typeof import('../watch-for.js');
 
-interface Options {
+interface Options extends SelectionFlags {
   format: WatchFormat;
   /** -o given (with --for, events are printed only then). */
   explicitFormat: boolean;
   events: boolean;
   initialEvents: boolean;
-  allNamespaces: boolean;
-  labelSelector?: string;
-  fieldSelector?: string;
   resourceVersion?: string;
   timeoutMs?: number;
   /** --for with --timeout 0: check once the lists are in, then end (kubectl wait's `condition not met`). */
@@ -53,7 +51,6 @@ interface Options {
   wait?: WaitFor;
   noHeaders: boolean;
   showManagedFields: boolean;
-  chunkSize: number;
   /** -o jsonpath/go-template: the compiled template. */
   render?: (data: unknown) => string;
 }
@@ -62,7 +59,8 @@ const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
 async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Promise<Options> {
   const f = args.flags;
-  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const str = stringFlag;
+  const selection = readSelectionFlags(f);
   const output = withTemplate(str(f.output), str(f.template));
   let format = (output ?? 'table') as WatchFormat;
   let render: Options['render'];
@@ -84,15 +82,12 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Pro
   // With --for, kubectl wait's --timeout: 30 s when unset, 0 = check once, negative = a week.
   const timeoutMs = wait ? wait.waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
   const requestTimeoutMs = parseDuration(String(f['request-timeout'] ?? '0'), 'request-timeout');
-  const chunk = typeof f['chunk-size'] === 'number' ? f['chunk-size'] : 500;
   return {
     format: waitFor && output === undefined ? 'name' : format,
     explicitFormat: output !== undefined,
     events: mode === 'watch' || f['output-watch-events'] === true,
     initialEvents: f['watch-only'] !== true,
-    allNamespaces: f['all-namespaces'] === true,
-    labelSelector: str(f.selector),
-    fieldSelector: str(f['field-selector']),
+    ...selection,
     resourceVersion: str(f['resource-version']),
     timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
     checkOnce: wait !== undefined && timeoutMs === 0,
@@ -102,7 +97,6 @@ async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Pro
     wait,
     noHeaders: f['no-headers'] === true,
     showManagedFields: f['show-managed-fields'] === true,
-    chunkSize: chunk > 0 ? chunk : 0,
     render,
   };
 }
@@ -120,10 +114,7 @@ function templateFormat(output: string | undefined): Extract<OutputFormat, { typ
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' | 'get' = 'watch', heap: HeapControl = nodeHeap): Promise<number> {
   const opts = await readOptions(args, mode, io);
-  const parsed = parseGetArgs(args.args, args.prog);
-  const names = parsed.form === 'types' ? parsed.names : parsed.tuples;
-  if (opts.labelSelector && names.length > 0) throw new UsageError('name cannot be provided when a selector is specified');
-  if (opts.allNamespaces && names.length > 0) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
+  checkNamesWithSelection(parseGetArgs(args.args, args.prog), opts);
   if (mode === 'get' && args.flags['output-watch-events'] === true && args.flags.watch !== true && args.flags['watch-only'] !== true) {
     throw new UsageError('--output-watch-events requires --watch or --watch-only');
   }
