@@ -18,102 +18,20 @@
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { StatusError, UsageError, oneLine } from '../../core/errors.js';
+import { UsageError, oneLine } from '../../core/errors.js';
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
-import { parseDuration } from '../duration.js';
-import { checkNamesWithSelection, readSelectionFlags, stringFlag, type SelectionFlags } from '../get-flags.js';
+import { checkNamesWithSelection } from '../get-flags.js';
 import { MultiWatch, type MultiWatchSource, type MultiWatchTarget } from '../../watch/multi.js';
-import type { ResumeInfo, RetryInfo } from '../../watch/types.js';
-import { WATCH_FORMATS, createWatchPrinter, type WatchFormat } from '../../printers/watch.js';
-import type { WaitCondition, WaitSubject } from '../watch-for.js';
-import { compileValueTemplate, readTemplate, withTemplate } from '../output-template.js';
-import { ALLOWED_FORMATS, parseOutputFormat, type OutputFormat } from '../../printers/index.js';
+import { createWatchPrinter } from '../../printers/watch.js';
+import type { WaitSubject } from '../watch-for.js';
+import { readWatchOptions } from '../watch-options.js';
+import { OutputBuffer, expiredText, outageNotices } from '../watch-output.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../young-gen-cap.js';
-
-/** --for's code (and the JSONPath engine) is loaded only when --for is given. */
-type WaitFor = typeof import('../watch-for.js');
-
-interface Options extends SelectionFlags {
-  format: WatchFormat;
-  /** -o given (with --for, events are printed only then). */
-  explicitFormat: boolean;
-  events: boolean;
-  initialEvents: boolean;
-  resourceVersion?: string;
-  timeoutMs?: number;
-  /** --for with --timeout 0: check once the lists are in, then end (kubectl wait's `condition not met`). */
-  checkOnce: boolean;
-  /** --request-timeout: each watch request's time limit. */
-  requestTimeoutMs?: number;
-  maxEvents?: number;
-  /** Every --for given (all must hold). */
-  waitFor?: WaitCondition[];
-  wait?: WaitFor;
-  noHeaders: boolean;
-  showManagedFields: boolean;
-  /** -o jsonpath/go-template: the compiled template. */
-  render?: (data: unknown) => string;
-}
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
-async function readOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Promise<Options> {
-  const f = args.flags;
-  const str = stringFlag;
-  const selection = readSelectionFlags(f);
-  const output = withTemplate(str(f.output), str(f.template));
-  let format = (output ?? 'table') as WatchFormat;
-  let render: Options['render'];
-  if (!WATCH_FORMATS.includes(format) || output === 'table') {
-    const parsed = templateFormat(output);
-    if (!parsed) throw new UsageError(`unable to match a printer suitable for the output format "${output}" with a watch, allowed formats are: ${WATCH_OUTPUTS.join(',')}`);
-    render = await compileValueTemplate(parsed, (await readTemplate(parsed, io)) ?? '', f['allow-missing-template-keys'] !== false);
-    format = 'template';
-  }
-  const forSpecs = Array.isArray(f.for) ? f.for : [];
-  const wait = forSpecs.length > 0 ? await import('../watch-for.js') : undefined;
-  const waitFor = wait?.parseWaitFors(forSpecs);
-  if (waitFor && (format === 'table' || format === 'wide') && output !== undefined) {
-    throw new UsageError('--for prints objects: -o must be one of name, json, yaml, jsonl');
-  }
-  const maxEvents = typeof f['max-events'] === 'number' ? f['max-events'] : undefined;
-  if (maxEvents !== undefined && (maxEvents < 1 || !Number.isInteger(maxEvents))) throw new UsageError(`--max-events must be a positive integer (got ${maxEvents})`);
-  const timeout = str(f.timeout);
-  // With --for, kubectl wait's --timeout: 30 s when unset, 0 = check once, negative = a week.
-  const timeoutMs = wait ? wait.waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
-  const requestTimeoutMs = parseDuration(String(f['request-timeout'] ?? '0'), 'request-timeout');
-  return {
-    format: waitFor && output === undefined ? 'name' : format,
-    explicitFormat: output !== undefined,
-    events: mode === 'watch' || f['output-watch-events'] === true,
-    initialEvents: f['watch-only'] !== true,
-    ...selection,
-    resourceVersion: str(f['resource-version']),
-    timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
-    checkOnce: wait !== undefined && timeoutMs === 0,
-    requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
-    maxEvents,
-    waitFor,
-    wait,
-    noHeaders: f['no-headers'] === true,
-    showManagedFields: f['show-managed-fields'] === true,
-    render,
-  };
-}
-
-/** What `-o` may be with a watch: get's formats without custom-columns. */
-const WATCH_OUTPUTS = ALLOWED_FORMATS.filter((f) => !f.startsWith('custom-columns'));
-
-/** A jsonpath or go-template -o (with its file forms), else undefined. */
-function templateFormat(output: string | undefined): Extract<OutputFormat, { type: 'jsonpath' | 'go-template' }> | undefined {
-  const key = output?.split('=', 1)[0];
-  if (key === undefined || !WATCH_OUTPUTS.includes(key) || (WATCH_FORMATS as readonly string[]).includes(key)) return undefined;
-  const format = parseOutputFormat(output);
-  return format.type === 'jsonpath' || format.type === 'go-template' ? format : undefined;
-}
-
 export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' | 'get' = 'watch', heap: HeapControl = nodeHeap): Promise<number> {
-  const opts = await readOptions(args, mode, io);
+  const opts = await readWatchOptions(args, mode, io);
   checkNamesWithSelection(parseGetArgs(args.args, args.prog), opts);
   if (mode === 'get' && args.flags['output-watch-events'] === true && args.flags.watch !== true && args.flags['watch-only'] !== true) {
     throw new UsageError('--output-watch-events requires --watch or --watch-only');
@@ -221,70 +139,4 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   if (result.error !== undefined) throw result.error;
   if (signal !== undefined && result.reason === signal) return EXIT_FOR_SIGNAL[signal];
   return code;
-}
-
-/** The server's words for a 410 (`too old resource version: 5 (12)`). */
-function expiredText(e: Error): string {
-  return e instanceof StatusError ? (e.status.message ?? e.message) : e.message;
-}
-
-/**
- * What a watch says on stderr about failed attempts. While the server cannot be reached at all
- * (refused or reset connections; the watcher retries about every second), one line when that
- * begins and one when the watch is answered again, whatever the outage's length (`-v=1`: every
- * attempt too). Other failures (429, 5xx, broken streams): a line per attempt from the second in a
- * row (`-v=1`: from the first). kubectl's `get -w` prints none of these: it exits at the first
- * disconnection.
- */
-function outageNotices(label: string, io: IO, verbose: boolean): { onRetry: (r: RetryInfo) => void; onResume: (r: ResumeInfo) => void } {
-  let unreachable = false;
-  const retryLine = (r: RetryInfo) => io.stderr.write(`Warning: watch of ${label}: ${errorLine(r.error)}; retrying in ${(r.delayMs / 1000).toFixed(1)}s\n`);
-  return {
-    onRetry: (r) => {
-      if (r.unreachable && !unreachable) {
-        unreachable = true;
-        io.stderr.write(`Warning: watch of ${label}: ${errorLine(r.error)}; retrying every second until the server is back\n`);
-      } else if (verbose || (!r.unreachable && r.failures > 1)) retryLine(r);
-    },
-    onResume: (r) => {
-      if (!unreachable) return;
-      unreachable = false;
-      io.stderr.write(`watch of ${label}: the server is back after ${(r.failingMs / 1000).toFixed(1)}s; watching again\n`);
-    },
-  };
-}
-
-function errorLine(e: unknown): string {
-  return e instanceof Error ? e.message.split('\n')[0]! : String(e);
-}
-
-/**
- * Output in batches: events that arrive together (one network chunk) are written with one write;
- * a write happens at the latest on the next turn of the event loop, or at 64 KiB.
- */
-class OutputBuffer {
-  private pending = '';
-  private scheduled = false;
-
-  constructor(private readonly io: IO) {}
-
-  write(text: string): void {
-    if (!text) return;
-    this.pending += text;
-    if (this.pending.length >= 65536) this.flush();
-    else if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.flush();
-      });
-    }
-  }
-
-  flush(): void {
-    if (!this.pending) return;
-    const text = this.pending;
-    this.pending = '';
-    this.io.stdout.write(text);
-  }
 }
