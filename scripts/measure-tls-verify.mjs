@@ -5,6 +5,8 @@
 // (user+sys) of kdyn's process, which stays meaningful on a busy machine where wall time does not.
 // Needs `npm run build` (dist/ and build/). Three warm-up runs per variant first.
 // Usage: node scripts/measure-tls-verify.mjs [RUNS] [NODE_BINARY...]   (default: 21 runs, this node)
+// Against another server (e.g. a real kube-apiserver from test/support/real-apiserver.ts): set
+// MEASURE_TOKEN_KUBECONFIG and MEASURE_CERT_KUBECONFIG to a token and a client-certificate kubeconfig.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,9 +31,10 @@ if (forced === source) throw new Error('measure-tls-verify: the dialer\'s mode c
 writeFileSync(bundle, forced);
 const variants = { 'fast path': root, OpenSSL: variant };
 
-const kubeconfig = join(tmp, 'kubeconfig');
-const server = spawn(process.execPath, [join(root, 'build/test/support/apiserver/main.js'), '--port', '0', '--tls', '--kubeconfig', kubeconfig, '--seed', 'demo'], { stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise((resolve) => {
+const external = process.env.MEASURE_TOKEN_KUBECONFIG && process.env.MEASURE_CERT_KUBECONFIG;
+const kubeconfig = external ? process.env.MEASURE_TOKEN_KUBECONFIG : join(tmp, 'kubeconfig');
+const server = external ? undefined : spawn(process.execPath, [join(root, 'build/test/support/apiserver/main.js'), '--port', '0', '--tls', '--kubeconfig', kubeconfig, '--seed', 'demo'], { stdio: ['ignore', 'pipe', 'inherit'] });
+if (server) await new Promise((resolve) => {
   let out = '';
   server.stdout.on('data', (b) => (out += b) && /^ready /m.test(out) && resolve());
 });
@@ -46,14 +49,14 @@ try {
   for (const node of nodes) {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
     for (const kind of ['token', 'client certificate']) {
-      const extra = kind === 'token' ? [] : ['--client-certificate', join(tmp, 'client.crt'), '--client-key', join(tmp, 'client.key')];
+      const extra = kind === 'token' ? [] : external ? ['--kubeconfig', process.env.MEASURE_CERT_KUBECONFIG] : ['--client-certificate', join(tmp, 'client.crt'), '--client-key', join(tmp, 'client.key')];
       const wall = {};
       const cpu = {};
       const run = (name) => {
         const home = join(tmp, `home-${version}-${name.replace(' ', '-')}`);
         mkdirSync(home, { recursive: true });
         const t0 = process.hrtime.bigint();
-        const r = spawnSync(node, ['-r', preload, join(variants[name], 'bin', 'kdyn'), 'get', 'namespaces', '--kubeconfig', kubeconfig, ...extra], { env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8' });
+        const r = spawnSync(node, ['-r', preload, join(variants[name], 'bin', 'kdyn'), 'get', 'namespaces', ...(extra[0] === '--kubeconfig' ? extra : ['--kubeconfig', kubeconfig, ...extra])], { env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8' });
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
         if (r.status !== 0) throw new Error(`${name} (${version}, ${kind}): ${r.stderr}`);
         (wall[name] ??= []).push(ms);
@@ -67,6 +70,6 @@ try {
     }
   }
 } finally {
-  server.kill();
+  server?.kill();
   rmSync(tmp, { recursive: true, force: true });
 }

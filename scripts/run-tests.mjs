@@ -49,7 +49,10 @@ if (files.length === 0) {
 const testTmp = mkdtempSync(join(tmpdir(), 'kdyn-test-run-'));
 chmodSync(testTmp, 0o1777);
 const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: testTmp } });
-const left = readdirSync(testTmp);
+// node-compile-cache is not a test's: npm 11's lib/cli.js calls module.enableCompileCache() (Node 22.1+),
+// whose default directory is $TMPDIR/node-compile-cache, when a test runs npm under Node 22+ (e2e package-contents).
+const TOOLCHAIN_CACHES = new Set(['node-compile-cache']);
+const left = readdirSync(testTmp).filter((name) => !TOOLCHAIN_CACHES.has(name));
 rmSync(testTmp, { recursive: true, force: true });
 if (left.length > 0) {
   console.error(`run-tests: the tests left ${left.length} entries in their temp dir (each test removes what it creates): ${left.sort().join(', ')}`);
