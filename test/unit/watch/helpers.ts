@@ -35,7 +35,9 @@ export async function startScripted(): Promise<ScriptedServer> {
     requests.push(url);
     const h = queue.shift();
     if (!h) {
-      res.writeHead(500, { 'content-type': 'text/plain' }).end('no handler queued');
+      // A request the test did not script: a 400 ends the watch with this message. (A 500 was
+      // retried, and with the virtual clock's instant sleeps a test out of step spun for ever.)
+      status(400, 'BadRequest', `scripted server: no answer queued for ${url.pathname}${url.search}`)(req, res, url);
       return;
     }
     void Promise.resolve(h(req, res, url)).catch(() => res.destroy());
@@ -67,20 +69,40 @@ export async function startScripted(): Promise<ScriptedServer> {
 
 /**
  * Sleeps up to `longMs` return at once (moving the time forward and recorded); longer ones (the
- * watcher's dead-stream guard) resolve only with `fireLong: true`, else wait for their abort.
+ * watcher's dead-stream guard) wait for their abort, or for the test to call `fireLong()`: never
+ * on real time (a guard that fired after 30 real ms dropped streams before their events arrived
+ * on a loaded machine, and the test then spun for ever).
  */
-export function virtualClock(opts: { fireLong?: boolean; longMs?: number } = {}): Clock & { sleeps: number[] } {
+export function virtualClock(opts: { longMs?: number } = {}): Clock & { sleeps: number[]; fireLong(): number } {
   let t = Date.UTC(2026, 0, 1);
   const sleeps: number[] = [];
   const longMs = opts.longMs ?? 60_000;
+  const pendingLong = new Set<() => void>();
   return {
     sleeps,
+    /** Ends every long sleep pending now; returns how many. */
+    fireLong: () => {
+      const fired = [...pendingLong];
+      pendingLong.clear();
+      for (const f of fired) f();
+      return fired.length;
+    },
     now: () => t,
     sleep: (ms, signal) => {
       if (signal?.aborted) return Promise.reject(signal.reason);
       if (ms > longMs) {
-        if (opts.fireLong) return new Promise((r) => setTimeout(r, 30));
-        return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
+        return new Promise<void>((resolve, reject) => {
+          const fire = () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          };
+          const onAbort = () => {
+            pendingLong.delete(fire);
+            reject(signal!.reason);
+          };
+          pendingLong.add(fire);
+          signal?.addEventListener('abort', onAbort, { once: true });
+        });
       }
       sleeps.push(ms);
       t += ms;
