@@ -25,6 +25,7 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
+import { constants as osConstants } from 'node:os';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { checkKeyPair } from './client-key.js';
 import { ClientFlightGate } from './gate.js';
@@ -242,6 +243,7 @@ function keepRefsInStep(s: TLSSocket, tcp: Socket): void {
  * TCP_NODELAY, as Go sets on every connection: kdyn writes a request (or the TLS flight the gate
  * held) in pieces, and with Nagle's algorithm a small piece waits for the server's delayed ACK,
  * 40 ms on Linux. Set on the TCP socket itself, it also covers TLS over a JS stream (./gate.ts).
+ * A connection to itself (`selfConnected`) fails as refused.
  */
 function tcpConnect(s: Socket, host: string, port: number, ms: number): Promise<Socket> {
   s.setNoDelay(true);
@@ -258,9 +260,34 @@ function tcpConnect(s: Socket, host: string, port: number, ms: number): Promise<
     s.once('connect', () => {
       clearTimeout(timer);
       s.removeAllListeners('error');
+      if (selfConnected(s)) {
+        // Reset, not closed: a close leaves the port in TIME_WAIT, and the server cannot listen on it for a minute.
+        s.on('error', () => undefined);
+        s.resetAndDestroy();
+        reject(refused(s.remoteAddress ?? host, port));
+        return;
+      }
       resolve(s);
     });
   });
+}
+
+/**
+ * A connection to itself. On Linux, a connect() to a port nothing listens on, inside the ephemeral
+ * range on the same host, can get that port as its source: the SYN meets itself (simultaneous open)
+ * and the connect succeeds. A watcher retrying through an outage can get there; the request would
+ * then read itself, and while the socket lives the port is taken: the server cannot listen again.
+ * Go closes such a connection (net/tcpsock_posix.go, selfConnect) and dials again, which can only be
+ * refused (nothing listened): kdyn reports the refusal at once, so the watcher's fast retry sees
+ * the server unreachable and the port is free again.
+ */
+function selfConnected(s: Socket): boolean {
+  return s.localPort !== undefined && s.localPort === s.remotePort && s.localAddress === s.remoteAddress;
+}
+
+/** The error Node gives a refused connect. */
+function refused(address: string, port: number): Error {
+  return Object.assign(new Error(`connect ECONNREFUSED ${address}:${port}`), { code: 'ECONNREFUSED', errno: -osConstants.errno.ECONNREFUSED, syscall: 'connect', address, port });
 }
 
 export function hostPort(host: string, port: number): string {

@@ -243,14 +243,17 @@ test('the abort signal ends a watch blocked on a quiet stream, without an error'
   const s = await startScripted();
   try {
     const clock = virtualClock();
-    s.answer(listPage([cm('a', 1)], 1), stream([], { hold: true }));
     const ac = new AbortController();
+    // Aborted once the watch stream is open and quiet (not after some real milliseconds: on a loaded
+    // machine the watch request had not reached the server yet).
+    const quiet = stream([], { hold: true });
+    s.answer(listPage([cm('a', 1)], 1), async (req, res, url) => {
+      await quiet(req, res, url);
+      setImmediate(() => ac.abort());
+    });
     const w = watch(clientFor(s.url, clock).resource(GVR, { namespaced: true }).namespace('ns'), { signal: ac.signal, clock });
     const seen: WatchEvent<Unstructured>[] = [];
-    for await (const ev of w) {
-      seen.push(ev);
-      setTimeout(() => ac.abort(), 20);
-    }
+    for await (const ev of w) seen.push(ev);
     assert.equal(seen.length, 1);
     assert.equal(s.requests.length, 2);
   } finally {
