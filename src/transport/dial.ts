@@ -25,11 +25,11 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
-import { constants as osConstants } from 'node:os';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { checkKeyPair } from './client-key.js';
 import { ClientFlightGate } from './gate.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
+import { hostPort, selfConnectRefusal, setGoSocketOptions } from './tcp-socket.js';
 import { checkName, fastVerify, goChainProblem, parseCaBundle } from './tls-verify.js';
 
 export type Verification = 'js' | 'openssl' | 'node' | 'none';
@@ -239,14 +239,11 @@ function keepRefsInStep(s: TLSSocket, tcp: Socket): void {
 }
 
 /**
- * Waits for a TCP connection, failing with Go's `i/o timeout` after `ms`. The socket gets
- * TCP_NODELAY, as Go sets on every connection: kdyn writes a request (or the TLS flight the gate
- * held) in pieces, and with Nagle's algorithm a small piece waits for the server's delayed ACK,
- * 40 ms on Linux. Set on the TCP socket itself, it also covers TLS over a JS stream (./gate.ts).
- * A connection to itself (`selfConnected`) fails as refused.
+ * Waits for a TCP connection, failing with Go's `i/o timeout` after `ms`, with Go's socket options
+ * and its refusal of a connection to itself (./tcp-socket.ts).
  */
 function tcpConnect(s: Socket, host: string, port: number, ms: number): Promise<Socket> {
-  s.setNoDelay(true);
+  setGoSocketOptions(s);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       s.destroy();
@@ -260,38 +257,11 @@ function tcpConnect(s: Socket, host: string, port: number, ms: number): Promise<
     s.once('connect', () => {
       clearTimeout(timer);
       s.removeAllListeners('error');
-      if (selfConnected(s)) {
-        // Reset, not closed: a close leaves the port in TIME_WAIT, and the server cannot listen on it for a minute.
-        s.on('error', () => undefined);
-        s.resetAndDestroy();
-        reject(refused(s.remoteAddress ?? host, port));
-        return;
-      }
-      resolve(s);
+      const refusal = selfConnectRefusal(s, host, port);
+      if (refusal) reject(refusal);
+      else resolve(s);
     });
   });
-}
-
-/**
- * A connection to itself. On Linux, a connect() to a port nothing listens on, inside the ephemeral
- * range on the same host, can get that port as its source: the SYN meets itself (simultaneous open)
- * and the connect succeeds. A watcher retrying through an outage can get there; the request would
- * then read itself, and while the socket lives the port is taken: the server cannot listen again.
- * Go closes such a connection (net/tcpsock_posix.go, selfConnect) and dials again, which can only be
- * refused (nothing listened): kdyn reports the refusal at once, so the watcher's fast retry sees
- * the server unreachable and the port is free again.
- */
-function selfConnected(s: Socket): boolean {
-  return s.localPort !== undefined && s.localPort === s.remotePort && s.localAddress === s.remoteAddress;
-}
-
-/** The error Node gives a refused connect. */
-function refused(address: string, port: number): Error {
-  return Object.assign(new Error(`connect ECONNREFUSED ${address}:${port}`), { code: 'ECONNREFUSED', errno: -osConstants.errno.ECONNREFUSED, syscall: 'connect', address, port });
-}
-
-export function hostPort(host: string, port: number): string {
-  return `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { BlockList, connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { hostPort, selfConnectRefusal, setGoSocketOptions } from './tcp-socket.js';
 import { ConfigError } from '../core/errors.js';
 
 export interface ProxyChoice {
@@ -141,12 +142,11 @@ export function connectTunnel(
     const pPort = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
     const pHost = proxy.hostname.replace(/^\[|\]$/g, '');
     const tcp = open(pHost, pPort);
-    // Go sets TCP_NODELAY on every connection; without it a small write waits for the peer's delayed ACK.
-    tcp.setNoDelay(true);
+    setGoSocketOptions(tcp);
     // The CONNECT exchange runs on `socket`: the TCP connection, or TLS over it for an https proxy.
     let socket: Socket = tcp;
-    const authority = `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
-    const proxyAddr = `${isIP(pHost) === 6 ? `[${pHost}]` : pHost}:${pPort}`;
+    const authority = hostPort(host, port);
+    const proxyAddr = hostPort(pHost, pPort);
     let buf = Buffer.alloc(0);
     let timer: NodeJS.Timeout | undefined;
     const phase = (ms: number, message: string) => {
@@ -190,6 +190,8 @@ export function connectTunnel(
       socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
     };
     tcp.once('connect', () => {
+      const refusal = selfConnectRefusal(tcp, pHost, pPort);
+      if (refusal) return fail(refusal);
       if (proxy.protocol !== 'https:') return send();
       phase(timeouts.tlsHandshakeMs, 'proxyconnect tcp: net/http: TLS handshake timeout');
       socket = tlsConnect({ socket: tcp, servername: isIP(pHost) ? undefined : pHost, ...(proxyTls.ca ? { ca: proxyTls.ca } : {}), rejectUnauthorized: proxyTls.rejectUnauthorized });
