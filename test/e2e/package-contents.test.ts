@@ -1,6 +1,6 @@
 // What `npm pack` ships: only what runs (the CLI bundle, the library, its declarations, the bin
 // scripts), README, LICENSE, CHANGELOG and the bundled packages' notices; the dependencies a global
-// install pulls (README "Package choices"); and the README's figures about the package.
+// install pulls (docs/package-choices.md); and the docs' figures about the package.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -108,25 +108,26 @@ test('THIRD_PARTY_NOTICES.md names every package bundled into dist/cli, with its
   for (const p of ['@kubernetes/client-node', 'yargs', 'js-yaml', 'env-paths']) assert.ok([...names].some((n) => n.startsWith(`${p}@`)), p);
   const listed = [...notices.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
   assert.deepEqual(listed.sort(), [...names].sort());
-  const stated = /copies of the packages it runs \((\d+) of\s+them/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
-  assert.equal(Number(stated?.[1]), names.size, "README's Install section states how many packages the bundle holds");
+  const stated = /copies of the packages it runs \((\d+) of\s+them/.exec(readFileSync(join(root, 'docs/install.md'), 'utf8'));
+  assert.equal(Number(stated?.[1]), names.size, 'docs/install.md ("Third-party code") states how many packages the bundle holds');
 });
 
-test("the README's figures come from the tree: the packed size and the demo's rocket versions", (t) => {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+test("the docs' figures come from the tree: the packed size and the demo's rocket versions", (t) => {
+  const serverReadme = readFileSync(join(root, 'test/support/apiserver/README.md'), 'utf8');
   const rocketVersions = (rocketCrd().spec as { versions: Array<{ name: string }> }).versions.map((v) => v.name);
-  const versions = /rockets\.demo\.kdyn\.dev`[^)]*versions (\S+) and (\S+),/.exec(readme);
-  assert.ok(versions, 'the README describes the demo rockets CRD');
+  const versions = /rockets\.demo\.kdyn\.dev`[^)]*versions (\S+) and (\S+),/.exec(serverReadme);
+  assert.ok(versions, "the local API server's README describes the demo rockets CRD");
   assert.deepEqual([versions[1], versions[2]].sort(), [...rocketVersions].sort());
 
   const p = npmPack();
   if (typeof p === 'string') return t.skip(p);
-  const m = /\((\d+) files, (\d+) kB packed, ([\d.]+) MB unpacked[;)]/.exec(readme);
-  assert.ok(m, 'the README states the packed figures as "(N files, N kB packed, N MB unpacked"');
+  const choices = readFileSync(join(root, 'docs/package-choices.md'), 'utf8');
+  const m = /\((\d+) files, (\d+) kB packed, ([\d.]+) MB unpacked[;)]/.exec(choices);
+  assert.ok(m, 'docs/package-choices.md states the packed figures as "(N files, N kB packed, N MB unpacked"');
   // Within 10%: the figures are rounded and move a little with every change; a stale one does not pass.
   const current = `${p.entryCount} files, ${Math.round(p.size / 1000)} kB packed, ${(p.unpackedSize / 1e6).toFixed(1)} MB unpacked`;
   const near = (stated: number, actual: number): boolean => Math.abs(stated - actual) <= actual * 0.1;
-  assert.ok(near(Number(m[1]), p.entryCount) && near(Number(m[2]) * 1000, p.size) && near(Number(m[3]) * 1e6, p.unpackedSize), `README says (${m[0].slice(1, -1)}); npm pack says (${current})`);
+  assert.ok(near(Number(m[1]), p.entryCount) && near(Number(m[2]) * 1000, p.size) && near(Number(m[3]) * 1e6, p.unpackedSize), `docs/package-choices.md says (${m[0].slice(1, -1)}); npm pack says (${current})`);
 });
 
 test('the bundled-package audit fails on an advisory for a bundled package only, and skips without an audit endpoint', () => {

@@ -1,9 +1,10 @@
 /**
- * The README's TypeScript examples, taken from README.md itself and run as written, so a test can
- * never pass against a copy that has drifted from the docs. An example runs in a child process as a
- * user's script would: `import ... from 'kdyn'` loads the package's entry point (package.json
- * "exports", the built dist/lib), `process.env` is the environment given, relative paths resolve
- * against `cwd`, and what it prints on stdout and stderr is what the test checks.
+ * The documentation's TypeScript examples, taken from the pages themselves (README.md and
+ * docs/library.md) and run as written, so a test can never pass against a copy that has drifted from
+ * the docs. An example runs in a child process as a user's script would: `import ... from 'kdyn'`
+ * loads the package's entry point (package.json "exports", the built dist/lib), `process.env` is the
+ * environment given, relative paths resolve against `cwd`, and what it prints on stdout and stderr is
+ * what the test checks.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -12,12 +13,19 @@ import { pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 import { repoRoot } from './cli.js';
 
-/** The one ```ts block of README.md that contains `marker` (a line of the example, verbatim). */
-export function readmeExample(marker: string): string {
-  const readme = readFileSync(join(repoRoot(), 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-  const found = blocks.filter((b) => b.includes(marker));
-  if (found.length !== 1) throw new Error(`README.md has ${found.length} TypeScript examples containing ${JSON.stringify(marker)}, expected 1`);
+/** The pages whose ```ts blocks are examples, relative to the repository root. */
+export const EXAMPLE_PAGES = ['README.md', 'docs/library.md'];
+
+/** The ```ts blocks of one page. */
+export function tsBlocks(page: string): string[] {
+  const text = readFileSync(join(repoRoot(), page), 'utf8');
+  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+/** The one ```ts block of the example pages that contains `marker` (a line of the example, verbatim). */
+export function docsExample(marker: string): string {
+  const found = EXAMPLE_PAGES.flatMap((page) => tsBlocks(page).filter((b) => b.includes(marker)));
+  if (found.length !== 1) throw new Error(`${EXAMPLE_PAGES.join(' and ')} have ${found.length} TypeScript examples containing ${JSON.stringify(marker)}, expected 1`);
   return found[0]!;
 }
 
@@ -38,7 +46,7 @@ export interface ExampleOptions {
   timeoutMs?: number;
 }
 
-/** Runs a README example (TypeScript, top-level await) as an ES module script. */
+/** Runs a documentation example (TypeScript, top-level await) as an ES module script. */
 export function runExample(source: string, o: ExampleOptions): Promise<ExampleRun> {
   const pkg = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as { exports: { '.': { import: string } } };
   const entry = pathToFileURL(join(repoRoot(), pkg.exports['.'].import)).href;

@@ -1,5 +1,5 @@
 /**
- * The README's apply example, taken from README.md and run as written (through the package's entry
+ * The apply example of docs/library.md, taken from the page and run as written (through the package's entry
  * point) against the local API server: a CRD and its instance decoded from one file and applied in one call.
  */
 import { test, before, after } from 'node:test';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startServerEnv, type ServerEnv } from '../../support/server-env.js';
 import { simpleCrd } from '../../support/apiserver/crds.js';
 import { manifestFile } from '../../e2e/apply-helpers.js';
-import { readmeExample, runExample } from '../../support/readme-example.js';
+import { docsExample, runExample } from '../../support/readme-example.js';
 
 let env: ServerEnv;
 before(async () => {
@@ -21,8 +21,8 @@ before(async () => {
 });
 after(() => env.stop());
 
-test('README example: decodeManifests + applyManifests over a connect() result', async () => {
-  const example = readmeExample("report = await applyManifests(manifests, k, { fieldManager: 'my-tool'");
+test('docs/library.md apply example: decodeManifests + applyManifests over a connect() result', async () => {
+  const example = docsExample("report = await applyManifests(manifests, k, { fieldManager: 'my-tool'");
   // The example applies ./app.yaml into the kubeconfig's namespace.
   const kubeconfig = join(env.dir, 'kubeconfig-demo');
   env.server.writeKubeconfig(kubeconfig, { namespace: 'demo' });

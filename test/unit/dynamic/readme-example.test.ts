@@ -1,5 +1,5 @@
 /**
- * The README's library example, taken from README.md and run as written (through the package's
+ * The library examples of README.md and docs/library.md, taken from the pages and run as written (through the package's
  * entry point) against the local API server with the recorded `crontabs.stable.example.com` CRD.
  */
 import { test, before, after } from 'node:test';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../../support/apiserver/server.js';
 import { loadExchange } from '../../support/exchanges.js';
-import { readmeExample, runExample } from '../../support/readme-example.js';
+import { docsExample, runExample } from '../../support/readme-example.js';
 import { connect, NoResourceMatchError, type Unstructured } from '../../../src/index.js';
 
 let server: LocalApiServer;
@@ -41,8 +41,8 @@ function loadRequestBody(n: number): string {
   return JSON.stringify({ ...rest, metadata: { name: metadata?.name, labels: metadata?.labels } });
 }
 
-test('README example: kubeconfig -> RESTMapper -> list -> get', async () => {
-  const example = readmeExample("const crontabs = await k.mapper.resourceFor('crontabs'); // or 'ct'");
+test('docs/library.md example: kubeconfig -> RESTMapper -> list -> get', async () => {
+  const example = docsExample("const crontabs = await k.mapper.resourceFor('crontabs'); // or 'ct'");
   const r = await runExample(example, { cwd: dir, env: { HOME: dir, KUBECONFIG: join(dir, 'config') } });
   assert.equal(r.code, 0, r.err);
   assert.equal(r.out, 'ct1 */1 * * * *\nct3 */3 * * * *\n');
@@ -50,6 +50,14 @@ test('README example: kubeconfig -> RESTMapper -> list -> get', async () => {
   const gets = server.requestLog.filter((e) => e.method === 'GET' && e.path === '/apis/stable.example.com/v1/namespaces/capture/crontabs/ct1');
   assert.equal(gets.length, 1, 'got ct1');
   assert.deepEqual(server.store.get('stable.example.com', 'crontabs', 'capture', 'ct1')?.spec?.replicas, 5);
+});
+
+test("README.md's front-page example: a CRD's short name -> list its objects in a namespace", async () => {
+  const example = docsExample("const rockets = await k.mapper.resourceFor('rkt');");
+  const r = await runExample(example, { cwd: dir, env: { HOME: dir, KUBECONFIG: join(dir, 'config') } });
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(r.out.split('\n').filter(Boolean).sort(), ['electron', 'falcon'], 'the demo seed\'s two rockets in namespace demo');
+  assert.equal(r.err, '');
 });
 
 test('an unknown name is a NoResourceMatchError', async () => {

@@ -1,5 +1,5 @@
 /**
- * The README's watch example, taken from README.md and run as written (through the package's entry
+ * The watch example of docs/library.md, taken from the page and run as written (through the package's entry
  * point) against the local API server with the recorded `crontabs.stable.example.com` CRD and
  * objects, while another client changes them.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../../support/apiserver/server.js';
 import { loadExchange } from '../../support/exchanges.js';
-import { readmeExample, runExample } from '../../support/readme-example.js';
+import { docsExample, runExample } from '../../support/readme-example.js';
 import { connect, type Unstructured } from '../../../src/index.js';
 
 let server: LocalApiServer;
@@ -39,8 +39,8 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('README watch example: ADDED for what exists, then the changes, until the abort', async () => {
-  const example = readmeExample("for await (const ev of watch(handle, { labelSelector: 'app=a1', signal: ac.signal })) {");
+test('docs/library.md watch example: ADDED for what exists, then the changes, until the abort', async () => {
+  const example = docsExample("for await (const ev of watch(handle, { labelSelector: 'app=a1', signal: ac.signal })) {");
   // Another client changes things once the watch has printed what exists.
   const other = await connect({ kubeconfig: join(dir, 'config'), env: { HOME: dir } });
   const cts = other.client.resource({ group: 'stable.example.com', version: 'v1', resource: 'crontabs' }, { namespaced: true }).namespace('capture');
