@@ -1,4 +1,4 @@
-// Audits the packages bundled into dist/cli (README "Install"). A user's `npm audit` cannot see them:
+// Audits the packages bundled into dist/cli (docs/install.md, "Third-party code"). A user's `npm audit` cannot see them:
 // they are code inside kdyn's bundle, not packages in the user's node_modules. So CI (.ci/run) runs
 // `npm audit` on kdyn's own lockfile, which pins the versions the build bundled, and fails on an
 // advisory for any bundled package at the bundled version; advisories for build-only packages are

@@ -3,7 +3,7 @@
  * an interactive bash driven through tmux (keys typed, TAB pressed, the screen read back), and fish
  * (`complete -C`, fish's own completion engine) where it is installed. Each completes a resource
  * type (from the discovery cache) and an object name (one list request). Skipped with a message
- * where tmux or fish is missing (CI installs neither unless .ci/run does; see README "Completion").
+ * where tmux or fish is missing (CI installs neither unless .ci/run does; see docs/commands/completion.md).
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -97,7 +97,7 @@ function requireEsmUnflagged(): boolean {
 
 test("engines names the Node releases where require('kdyn') works, and CommonJS code on this one requires it", (t) => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string } };
-  assert.equal(pkg.engines.node, '^20.19.0 || >=22.12.0', 'the range requireEsmUnflagged() checks, and README Install states');
+  assert.equal(pkg.engines.node, '^20.19.0 || >=22.12.0', 'the range requireEsmUnflagged() checks, and docs/install.md states');
   if (!requireEsmUnflagged()) return t.skip(`Node ${process.version} is outside engines`);
   const dir = consumerProject({ 'package.json': '{ "type": "commonjs" }\n', 'main.js': "const kdyn = require('kdyn');\nconsole.log(typeof kdyn.connect, typeof kdyn.StatusError);\n" });
   try {
@@ -109,7 +109,7 @@ test("engines names the Node releases where require('kdyn') works, and CommonJS 
   }
 });
 
-test('a CommonJS TypeScript project imports kdyn with module node20 or nodenext; node16 is refused (README Install)', () => {
+test('a CommonJS TypeScript project imports kdyn with module node20 or nodenext; node16 is refused (docs/install.md)', () => {
   const dir = consumerProject({
     'package.json': '{ "type": "commonjs" }\n',
     'main.ts': "import { connect, type Connection } from 'kdyn';\nexport const open: () => Promise<Connection> = () => connect();\n",

@@ -15,7 +15,7 @@ export interface DiffCase {
   caPem: string;
   host: '127.0.0.1' | 'localhost';
   serverName?: string;
-  /** Why forced OpenSSL verification is known to differ from Go here (README "Security"); undefined: it must not. */
+  /** Why forced OpenSSL verification is known to differ from Go here (docs/security.md); undefined: it must not. */
   opensslDiffers?: string;
 }
 
@@ -113,7 +113,7 @@ export function adversarialCases(n: number, r: Random): DiffCase[] {
     } else if (kind < 0.85) {
       // Signers that are no CA by Go's rules, as the anchor, as an intermediate, or above one.
       const sk = pick(SIGNER_KINDS);
-      // Not a version 1 anchor above an intermediate: OpenSSL refuses it where Go takes it (README "Security").
+      // Not a version 1 anchor above an intermediate: OpenSSL refuses it where Go takes it (docs/security.md).
       const where = pick(sk === 'v1-signed' ? (['anchor', 'intermediate'] as const) : (['anchor', 'anchor', 'intermediate', 'anchor-above-intermediate'] as const));
       const parent = sk === 'v1-signed' || where === 'intermediate' ? root : undefined;
       const s = signer(sk, `adv-${sk}-${i}`, parent);

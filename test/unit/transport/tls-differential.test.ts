@@ -10,7 +10,7 @@
  * rejects must have received 0 bytes of HTTP. The generators are seeded: a failure names its case
  * and seed.
  *
- * Known differences, kept out of the generator and written in the README's "Security" section:
+ * Known differences, kept out of the generator and written in docs/kubectl-differences.md ("TLS and connections"):
  * OpenSSL (the path for chains the JS check does not decide) also checks a leaf CN that looks like
  * a DNS name against DNS name constraints when the leaf has no DNS SAN, requires keyCertSign on a CA
  * and a TLS key usage on a leaf whose keyUsage extension lacks it, and does not take an extended key
