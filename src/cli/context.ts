@@ -1,12 +1,12 @@
 /**
- * The CLI's context: the composition root's layers (src/dynamic/connect.ts compose(), each built
+ * The CLI's context: the composition root's layers (src/connect.ts compose(), each built
  * lazily on first use) configured from the command line's flags and IO, plus what commands read
  * directly (flags, IO, clock, logger).
  */
 import type { Clock } from '../core/clock.js';
 import type { IO } from '../core/io.js';
 import type { Logger } from '../core/log.js';
-import { compose, type Layers } from '../dynamic/connect.js';
+import { compose, type Layers } from '../connect.js';
 import type { ParsedArgs } from './spec.js';
 import { parseDuration } from './duration.js';
 import { DISCOVERY_TIMEOUT_MS } from '../core/timeouts.js';
