@@ -49,6 +49,23 @@ describe('discovery write-behind', () => {
     return { d, jobs };
   }
 
+  /** A cold snapshot under `<tmp>/<name>` with write-behind: its paths and the one job it handed over. */
+  async function coldWithJob(name: string) {
+    const p = cachePaths(join(h.tmp, name), h.serverUrl)!;
+    const { d, jobs } = writeBehindDiscovery(join(h.tmp, name), 5);
+    await d.snapshot();
+    await d.flush();
+    return { p, job: jobs[0]! };
+  }
+
+  /** The layout in `kubectlDir` holds the same files and bytes as the synchronous writer's (wb-sync, the cold test's). */
+  function assertSyncLayout(kubectlDir: string, message?: string): void {
+    const expected = tree(cachePaths(join(h.tmp, 'wb-sync'), h.serverUrl)!.kubectlDir);
+    const actual = tree(kubectlDir);
+    assert.deepEqual([...actual.keys()], [...expected.keys()], message);
+    for (const [f, text] of expected) assert.equal(actual.get(f), text, f);
+  }
+
   test('cold: only the combined file before exit; the writer produces the synchronous layout, dated like the combined file', async () => {
     assert.ok(existsSync(WRITER), `${WRITER} is built`);
     const cacheDir = join(h.tmp, 'wb-cold');
@@ -81,19 +98,12 @@ describe('discovery write-behind', () => {
   });
 
   test('startLayoutWriter() starts the writer beside it, detached, and it writes the layout', async () => {
-    const cacheDir = join(h.tmp, 'wb-spawn');
-    const p = cachePaths(cacheDir, h.serverUrl)!;
-    const { d, jobs } = writeBehindDiscovery(cacheDir, 5);
-    await d.snapshot();
-    await d.flush();
+    const { p, job } = await coldWithJob('wb-spawn');
     assert.equal(existsSync(p.kubectlDir), false);
-    await startLayoutWriter(jobs[0]!);
+    await startLayoutWriter(job);
     // servergroups.json is written last; a hang guard, not a timing figure.
     for (let i = 0; i < 600 && !existsSync(p.serverGroupsFile); i++) await new Promise((r) => setTimeout(r, 50));
-    const expected = tree(cachePaths(join(h.tmp, 'wb-sync'), h.serverUrl)!.kubectlDir);
-    const actual = tree(p.kubectlDir);
-    assert.deepEqual([...actual.keys()], [...expected.keys()]);
-    for (const [f, text] of expected) assert.equal(actual.get(f), text, f);
+    assertSyncLayout(p.kubectlDir);
   });
 
   test('warm after the writer: reads the combined file only, no requests; a later kubectl rewrite is honoured', async () => {
@@ -129,16 +139,9 @@ describe('discovery write-behind', () => {
   });
 
   test('two writers at once leave the same layout as one', async () => {
-    const cacheDir = join(h.tmp, 'wb-twice');
-    const p = cachePaths(cacheDir, h.serverUrl)!;
-    const { d, jobs } = writeBehindDiscovery(cacheDir, 5);
-    await d.snapshot();
-    await d.flush();
-    assert.deepEqual(await Promise.all([runWriter(jobs[0]!), runWriter(jobs[0]!)]), [0, 0]);
-    const expected = tree(cachePaths(join(h.tmp, 'wb-sync'), h.serverUrl)!.kubectlDir);
-    const actual = tree(p.kubectlDir);
-    assert.deepEqual([...actual.keys()], [...expected.keys()], 'no temp files or staging directories left');
-    for (const [f, text] of expected) assert.equal(actual.get(f), text, f);
+    const { p, job } = await coldWithJob('wb-twice');
+    assert.deepEqual(await Promise.all([runWriter(job), runWriter(job)]), [0, 0]);
+    assertSyncLayout(p.kubectlDir, 'no temp files or staging directories left');
     assert.deepEqual(listFiles(p.kdynDir), ['discovery.json']);
   });
 
