@@ -61,11 +61,11 @@ export async function asUsageError<T>(fn: () => Promise<T>): Promise<T> {
 export async function compileValueTemplate(format: Extract<OutputFormat, { type: 'jsonpath' | 'go-template' }>, text: string, allowMissingKeys: boolean): Promise<(data: unknown) => string> {
   return asUsageError(async () => {
     if (format.type === 'jsonpath') {
-      const { compileJSONPath } = await import('../printers/jsonpath.js');
+      const { compileJSONPath } = await import('../printers/jsonpath/index.js');
       const t = compileJSONPath(text, { allowMissingKeys });
       return format.asJSON ? (data) => t.executeAsJSON(data) : (data) => t.execute(data);
     }
-    const { compileGoTemplate } = await import('../printers/go-template.js');
+    const { compileGoTemplate } = await import('../printers/go-template/index.js');
     const t = compileGoTemplate(text, { allowMissingKeys });
     return (data) => t.execute(data);
   });

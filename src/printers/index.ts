@@ -105,12 +105,12 @@ export async function createObjectPrinter(format: Exclude<OutputFormat, { type: 
       return streamingList(options, (obj) => toYAML(obj), yamlListParts);
     }
     case 'jsonpath': {
-      const { compileJSONPath } = await import('./jsonpath.js');
+      const { compileJSONPath } = await import('./jsonpath/index.js');
       const t = compileJSONPath(options.template ?? format.template ?? '', { allowMissingKeys: options.allowMissingKeys });
       return collecting(options, format.asJSON ? (data) => t.executeAsJSON(data) : (data) => t.execute(data));
     }
     case 'go-template': {
-      const { compileGoTemplate } = await import('./go-template.js');
+      const { compileGoTemplate } = await import('./go-template/index.js');
       const t = compileGoTemplate(options.template ?? format.template ?? '', { allowMissingKeys: options.allowMissingKeys });
       return collecting(options, (data) => t.execute(data));
     }

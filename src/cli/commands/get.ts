@@ -82,7 +82,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   if (opts.sortBy) sorter = await asUsageError(async () => (await import('../../printers/sort.js')).createSorter(opts.sortBy!));
   const template = await readTemplate(opts.format, io);
   if (opts.format.type === 'jsonpath') {
-    const { compileJSONPath } = await import('../../printers/jsonpath.js');
+    const { compileJSONPath } = await import('../../printers/jsonpath/index.js');
     await asUsageError(async () => compileJSONPath(template ?? ''));
   } else if (opts.format.type === 'custom-columns') {
     const file = opts.format.file;
