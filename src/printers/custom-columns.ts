@@ -74,8 +74,10 @@ export class CustomColumnsPrinter {
 
   constructor(
     readonly columns: readonly CustomColumn[],
-    private readonly options: { noHeaders?: boolean } = {},
-  ) {}
+    private readonly options: { noHeaders?: boolean; templates?: JSONPathTemplate[] } = {},
+  ) {
+    this.templates = options.templates;
+  }
 
   /**
    * Adds one object's row. Throws CustomColumnsError with kubectl's message for a column path
