@@ -13,7 +13,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import type { Unstructured } from '../core/unstructured.js';
-import { evaluatePath, formatGoValue } from '../printers/jsonpath.js';
+import { evaluatePath, formatGoValue } from '../printers/jsonpath/index.js';
 import { objectName, type GroupKind } from '../printers/name.js';
 import { parseDuration } from './duration.js';
 import { findCondition, hasCondition } from '../wait/conditions.js';
