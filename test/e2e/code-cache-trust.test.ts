@@ -1,6 +1,6 @@
 /**
- * bin/kdyn runs the bytecode it finds in its code cache, so it must use only a cache directory no
- * other user can write (issue 20, item 3). Each test plants a real attack entry: V8 bytecode made from
+ * kdyn runs the bytecode it finds in its code cache (src/startup/code-cache.ts), so it must use only a
+ * cache directory no other user can write (issue 20, item 3). Each test plants a real attack entry: V8 bytecode made from
  * another bundle of the same length (V8 checks only the length) that prints `PLANTED Version ` instead
  * of `Client Version:`, with a valid header and CRC, under the name the real bundle's entry has. The
  * control shows that kdyn runs it from a private directory (only the owner could have put it there);
