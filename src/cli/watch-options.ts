@@ -9,12 +9,13 @@ import { UsageError } from '../core/errors.js';
 import { parseDuration } from './duration.js';
 import { readSelectionFlags, stringFlag, type SelectionFlags } from './get-flags.js';
 import { WATCH_FORMATS, type WatchFormat } from '../printers/watch.js';
-import type { WaitCondition } from './watch-for.js';
+import type { WaitCondition } from '../wait/wait-for.js';
+import { waitTimeoutMs } from './wait-timeout.js';
 import { compileValueTemplate, readTemplate, withTemplate } from './output-template.js';
 import { ALLOWED_FORMATS, parseOutputFormat, type OutputFormat } from '../printers/index.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
-type WaitFor = typeof import('./watch-for.js');
+type WaitFor = typeof import('../wait/wait-for.js');
 
 export interface WatchOptions extends SelectionFlags {
   format: WatchFormat;
@@ -52,7 +53,7 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
     format = 'template';
   }
   const forSpecs = Array.isArray(f.for) ? f.for : [];
-  const wait = forSpecs.length > 0 ? await import('./watch-for.js') : undefined;
+  const wait = forSpecs.length > 0 ? await import('../wait/wait-for.js') : undefined;
   const waitFor = wait?.parseWaitFors(forSpecs);
   if (waitFor && (format === 'table' || format === 'wide') && output !== undefined) {
     throw new UsageError('--for prints objects: -o must be one of name, json, yaml, jsonl');
@@ -61,7 +62,7 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
   if (maxEvents !== undefined && (maxEvents < 1 || !Number.isInteger(maxEvents))) throw new UsageError(`--max-events must be a positive integer (got ${maxEvents})`);
   const timeout = str(f.timeout);
   // With --for, kubectl wait's --timeout: 30 s when unset, 0 = check once, negative = a week.
-  const timeoutMs = wait ? wait.waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
+  const timeoutMs = wait ? waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
   const requestTimeoutMs = parseDuration(String(f['request-timeout'] ?? '0'), 'request-timeout');
   return {
     format: waitFor && output === undefined ? 'name' : format,

@@ -23,7 +23,7 @@ import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { checkNamesWithSelection } from '../get-flags.js';
 import { MultiWatch, type MultiWatchSource, type MultiWatchTarget } from '../../watch/multi.js';
 import { createWatchPrinter } from '../../printers/watch.js';
-import type { WaitSubject } from '../watch-for.js';
+import type { WaitSubject } from '../../wait/wait-for.js';
 import { readWatchOptions } from '../watch-options.js';
 import { OutputBuffer, expiredText, outageNotices } from '../watch-output.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../../startup/young-gen-cap.js';
