@@ -4,7 +4,7 @@
  *    flags; a format the command cannot print is a UsageError (exit 2);
  * 2. `prepareOutput(output, io)`, still before any request, reads template files and compiles the
  *    JSONPath, Go template, custom-columns spec or `--sort-by` once for the run (one that does not
- *    parse is a UsageError; `get`'s Go template keeps kubectl's exit 1, when the printer is made);
+ *    parse is a UsageError; `get`'s Go template is compiled with the printer, exit 1 as kubectl);
  * 3. `createPrinter(output, context, io)`, once the command knows what it prints, gives the
  *    `Printer` that writes stdout: `page()` per page (get's objects or server Tables, api-resources'
  *    rows, apply's objects), `event()` per batch of watch events, `end()` for what was held back.
@@ -71,7 +71,6 @@ export function parseOutputFormat(output: string | undefined): OutputFormat {
   }
   throw new UsageError(`unable to match a printer suitable for the output format "${o}", allowed formats are: ${ALLOWED_FORMATS.join(',')}`);
 }
-
 
 export type CommandKind = 'get' | 'watch' | 'api-resources' | 'apply';
 
@@ -179,7 +178,7 @@ export function readOutput(kind: CommandKind, f: OutputFlags): OutputSpec {
 /**
  * Step 2, before any request: `--sort-by` and the template compiled, the template file read.
  * A template or path that does not parse is a UsageError (a Go template for `get` is compiled by
- * createPrinter instead: kubectl reports it after the requests, exit 1).
+ * createPrinter instead, once the arguments are resolved: exit 1, as kubectl).
  */
 export async function prepareOutput<O extends OutputSpec>(o: O, io: IO): Promise<O> {
   // Load get's printing half while the command reads discovery (a failed import surfaces in createPrinter).
