@@ -18,6 +18,7 @@ import type { GroupKind } from './name.js';
 import type { Sorter } from './sort.js';
 import type { ResourceRow } from './api-resources.js';
 import type { PrintedEvent, WatchFormat } from './watch.js';
+import type { ResumeInfo, RetryInfo } from './watch-notices.js';
 import { asUsageError, compileTemplate, readTemplate, withTemplate, type CompiledTemplate, type TemplateFormat } from './template.js';
 
 export type OutputFormat =
@@ -230,6 +231,14 @@ export interface EventPrinter extends Printer {
   text(text: string): void;
   /** A stderr line, after the events before it. */
   notice(text: string): void;
+  /** A watcher's failed attempt and its answer again: the outage notices of `source` (./watch-notices.ts). */
+  retry(source: WatchedSource, info: RetryInfo): void;
+  resume(source: WatchedSource, info: ResumeInfo): void;
+}
+
+/** One watched target (a type, or one object of it): notices are kept apart per source. */
+export interface WatchedSource {
+  readonly type: string;
 }
 
 export interface WatchPrintContext {
@@ -240,6 +249,8 @@ export interface WatchPrintContext {
   keepManagedFields: boolean;
   /** Print nothing for the events (--for without -o). */
   quiet: boolean;
+  /** -v=1: every failed attempt on stderr. */
+  verbose: boolean;
 }
 
 /** `api-resources`: the rows. */
