@@ -14,7 +14,6 @@
  * Entries are kept per command: `kdyn get` and `kdyn version` run different parts of the one bin.js.
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
-import Module from 'node:module';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -26,6 +25,10 @@ export const ENTRY_HEADER = 12;
 const MIN_CACHED_SOURCE = 16384;
 
 type Crc32 = (data: Uint8Array, value: number) => number;
+
+// require, not an ES import: esbuild's default-import interop would copy the module's properties
+// first, on every run; and this file runs only as CommonJS (dist/cli/start.js).
+const loader = (): LoaderInternals & { enableCompileCache?: (dir: string) => unknown } => require('node:module');
 
 /** The parts of Node's CommonJS loader the hand-made cache uses: internal or legacy, not in @types/node. */
 interface LoaderInternals {
@@ -54,7 +57,7 @@ export function useCodeCache(root: string, commands: readonly string[], env: Nod
   const base = xdg || (env.HOME && isAbsolute(env.HOME) ? join(env.HOME, '.cache') : '');
   if (!base || env.KDYN_NO_CODE_CACHE) return;
   const profile = argv.slice(2).find((a) => commands.includes(a)) ?? 'other';
-  const enable = env.KDYN_CODE_CACHE === 'node' ? (Module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache : undefined;
+  const enable = env.KDYN_CODE_CACHE === 'node' ? loader().enableCompileCache : undefined;
   if (enable) {
     // Node's entries go into a subdirectory Node makes inside this one (mkdir -p, mode 0777 minus
     // the umask, no owner checks): private because this one is, and no one else can reach into it.
@@ -76,7 +79,7 @@ export function useCodeCache(root: string, commands: readonly string[], env: Nod
  * `writable()` says the directory is private.
  */
 function installCompile(root: string, dir: string, profile: string, read: boolean, crc32: Crc32, writable: () => boolean): void {
-  const Loader = Module as unknown as LoaderInternals;
+  const Loader = loader();
   const uid = process.geteuid!();
   const prefix = root + sep;
   const compile = Loader.prototype._compile;
