@@ -33,7 +33,7 @@ const loader = (): LoaderInternals & { enableCompileCache?: (dir: string) => unk
 /** The parts of Node's CommonJS loader the hand-made cache uses: internal or legacy, not in @types/node. */
 interface LoaderInternals {
   new (id: string, parent?: unknown): ModuleInternals;
-  prototype: { _compile(content: string, filename: string): unknown };
+  prototype: { _compile(content: string, filename: string, ...rest: unknown[]): unknown };
   wrap(content: string): string;
   _cache: Record<string, ModuleInternals | undefined>;
   _resolveFilename(request: string, parent: unknown, isMain: boolean, options?: unknown): string;
@@ -84,8 +84,9 @@ function installCompile(root: string, dir: string, profile: string, read: boolea
   const prefix = root + sep;
   const compile = Loader.prototype._compile;
   const pending: Array<[Script, string]> = [];
-  Loader.prototype._compile = function (this: ModuleInternals, content: string, filename: string) {
-    if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
+  Loader.prototype._compile = function (this: ModuleInternals, content: string, filename: string, ...rest: unknown[]) {
+    // Other files go to Node's own, with every argument it passed (Node 22 added a third, the format).
+    if (!filename.startsWith(prefix)) return compile.call(this, content, filename, ...rest);
     // Keyed by the file's identity (inode, size, mtime): V8 itself only checks the source length, so
     // a rebuilt file of the same length must never meet the bytecode of its predecessor.
     let cacheFile: string | undefined;
