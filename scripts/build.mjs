@@ -153,10 +153,11 @@ async function buildCli() {
     plugins: [satelliteEntries, stringWidthShim],
     metafile: true,
   });
-  // Second entry point: the background writer of kubectl's discovery layout (src/cli/layout-writer.ts),
-  // which kdyn spawns with `node dist/cli/layout-writer.js`: small, and bundled on its own.
-  const writer = existsSync(join(root, 'src/cli/layout-writer.ts'))
-    ? await build({ ...common, entryPoints: { 'layout-writer': 'src/cli/layout-writer.ts' }, outdir: 'dist/cli', metafile: true })
+  // Second entry point: the background writer of kubectl's discovery layout (src/discovery/layout-writer.ts),
+  // which kdyn spawns with `node dist/cli/layout-writer.js` (beside bin.js, whose directory
+  // startLayoutWriter() looks in): small, and bundled on its own.
+  const writer = existsSync(join(root, 'src/discovery/layout-writer.ts'))
+    ? await build({ ...common, entryPoints: { 'layout-writer': 'src/discovery/layout-writer.ts' }, outdir: 'dist/cli', metafile: true })
     : { outputFiles: [], metafile: { inputs: {} } };
   // The first file of every run (src/startup/start.ts): the code cache, then require('./bin.js'), which
   // stays a require of the file beside it. It gets the command table's names (src/cli/spec.ts) for the

@@ -15,7 +15,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import type { Unstructured } from '../core/unstructured.js';
-import { evaluatePath, formatGoValue } from '../printers/jsonpath.js';
+import { evaluatePath, formatGoValue } from '../printers/jsonpath/index.js';
 import { objectName, type GroupKind } from '../printers/name.js';
 import { findCondition, hasCondition } from './conditions.js';
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HAS_KUBECTL, startGetEnv, type GetEnv } from './get-helpers.js';
 import { repoRoot, runKdyn, type Run } from '../support/cli.js';
-import { connect, type Connection } from '../../src/dynamic/connect.js';
+import { connect, type Connection } from '../../src/connect.js';
 import { DISCOVERY_TIMEOUT_MS } from '../../src/core/timeouts.js';
 
 /** A hand-made HTTP server: `answer(requestLine, socket)` writes whatever bytes the case needs. */
