@@ -8,11 +8,12 @@ import type { IO } from '../core/io.js';
 import { UsageError } from '../core/errors.js';
 import { parseDuration } from './duration.js';
 import { readSelectionFlags, stringFlag, type SelectionFlags } from './get-flags.js';
-import type { WaitCondition } from './watch-for.js';
+import type { WaitCondition } from '../wait/wait-for.js';
+import { waitTimeoutMs } from './wait-timeout.js';
 import { prepareOutput, readOutput, type WatchOutput } from '../printers/index.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
-type WaitFor = typeof import('./watch-for.js');
+type WaitFor = typeof import('../wait/wait-for.js');
 
 export interface WatchOptions extends SelectionFlags {
   /** -o and the printing flags, the template compiled (../printers/index.ts); `explicit`: -o given (with --for, events are printed only then). */
@@ -37,7 +38,7 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
   const selection = readSelectionFlags(f);
   const output = await prepareOutput(readOutput('watch', f), io);
   const forSpecs = Array.isArray(f.for) ? f.for : [];
-  const wait = forSpecs.length > 0 ? await import('./watch-for.js') : undefined;
+  const wait = forSpecs.length > 0 ? await import('../wait/wait-for.js') : undefined;
   const waitFor = wait?.parseWaitFors(forSpecs);
   if (waitFor && (output.format === 'table' || output.format === 'wide') && output.explicit) {
     throw new UsageError('--for prints objects: -o must be one of name, json, yaml, jsonl');
@@ -46,7 +47,7 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
   if (maxEvents !== undefined && (maxEvents < 1 || !Number.isInteger(maxEvents))) throw new UsageError(`--max-events must be a positive integer (got ${maxEvents})`);
   const timeout = str(f.timeout);
   // With --for, kubectl wait's --timeout: 30 s when unset, 0 = check once, negative = a week.
-  const timeoutMs = wait ? wait.waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
+  const timeoutMs = wait ? waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
   const requestTimeoutMs = parseDuration(String(f['request-timeout'] ?? '0'), 'request-timeout');
   return {
     output: waitFor && !output.explicit ? { ...output, format: 'name' } : output,

@@ -10,7 +10,7 @@
  * watch request bounded by --request-timeout (0, as kubectl; `kdyn watch` resumes after each such
  * request instead), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
  * both; 128+signal lets a script tell an interrupt from a failure), a closed stdout (0, quietly:
- * src/cli/stdio.ts). An error that stops a watcher (401, 403, a bad selector) exits 1 after the
+ * src/startup/stdio.ts). An error that stops a watcher (401, 403, a bad selector) exits 1 after the
  * output so far. A type that goes away (its CRD deleted: 404 once it had been listed) ends its own
  * stream after the DELETED events, with one stderr line; the other types go on, and when none is
  * left the watch exits 0, as kubectl get -w after the DELETED rows (1 with an unmet --for).
@@ -24,9 +24,9 @@ import { checkNamesWithSelection } from '../get-flags.js';
 import { MultiWatch, type MultiWatchTarget } from '../../watch/multi.js';
 import { createPrinter } from '../../printers/index.js';
 import { goneNotice, relistNotice } from '../../printers/watch-notices.js';
-import type { WaitSubject } from '../watch-for.js';
+import type { WaitSubject } from '../../wait/wait-for.js';
 import { readWatchOptions } from '../watch-options.js';
-import { nodeHeap, youngGenerationCap, type HeapControl } from '../young-gen-cap.js';
+import { nodeHeap, youngGenerationCap, type HeapControl } from '../../startup/young-gen-cap.js';
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -59,7 +59,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     quiet: opts.waitFor !== undefined && !opts.output.explicit,
     verbose: ctx.logger.enabled(1),
   }, io);
-  // Flat memory on long streams (../young-gen-cap.ts): checked every 1,024 events.
+  // Flat memory on long streams (src/startup/young-gen-cap.ts): checked every 1,024 events.
   const capYoungGeneration = youngGenerationCap(heap);
   let received = 0;
   const gone = new Set<string>();

@@ -12,15 +12,15 @@
  *   const list = await k.client.resource(m.gvr, m).namespace(k.namespace).listAll();
  *   k.close();
  */
-import { systemClock, type Clock } from '../core/clock.js';
-import { silentLogger, type Logger } from '../core/log.js';
-import type { Output } from '../core/io.js';
-import type { ConfigFlags, RestConfig } from '../kubeconfig/types.js';
-import type { Transport } from '../transport/types.js';
-import type { CachedDiscovery } from '../discovery/types.js';
-import type { WriteBehind } from '../discovery/write-behind.js';
-import type { RESTMapper } from '../restmapper/types.js';
-import type { DynamicClient } from './client.js';
+import { systemClock, type Clock } from './core/clock.js';
+import { silentLogger, type Logger } from './core/log.js';
+import type { Output } from './core/io.js';
+import type { ConfigFlags, RestConfig } from './kubeconfig/types.js';
+import type { Transport } from './transport/types.js';
+import type { CachedDiscovery } from './discovery/types.js';
+import type { WriteBehind } from './discovery/write-behind.js';
+import type { RESTMapper } from './restmapper/types.js';
+import type { DynamicClient } from './dynamic/client.js';
 
 export interface ConnectOptions {
   /**
@@ -100,7 +100,7 @@ export function compose(options: ComposeOptions): Layers {
   let discoveryInstance: { flush?(): Promise<void> } | undefined;
 
   const restConfig = once(async () => {
-    const { loadRestConfig } = await import('../kubeconfig/load.js');
+    const { loadRestConfig } = await import('./kubeconfig/load.js');
     return loadRestConfig({
       flags: { ...(options.flags ?? {}), ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}) },
       env,
@@ -116,7 +116,7 @@ export function compose(options: ComposeOptions): Layers {
   });
   const transport = once(async () => {
     const config = await restConfig();
-    const { createTransport } = await import('../transport/http.js');
+    const { createTransport } = await import('./transport/http.js');
     transportInstance = createTransport(config, {
       logger,
       clock,
@@ -127,7 +127,7 @@ export function compose(options: ComposeOptions): Layers {
     return transportInstance;
   });
   const discovery = once(async () => {
-    const [config, { createCachedDiscovery }] = await Promise.all([restConfig(), import('../discovery/cached.js')]);
+    const [config, { createCachedDiscovery }] = await Promise.all([restConfig(), import('./discovery/cached.js')]);
     // The transport (and node:https/tls) is loaded only if discovery has to ask the server:
     // a warm cache answers without it.
     const lazy: Transport = {
@@ -151,11 +151,11 @@ export function compose(options: ComposeOptions): Layers {
     return d;
   });
   const mapper = once(async () => {
-    const [d, { DeferredRESTMapper }] = await Promise.all([discovery(), import('../restmapper/deferred.js')]);
+    const [d, { DeferredRESTMapper }] = await Promise.all([discovery(), import('./restmapper/deferred.js')]);
     return new DeferredRESTMapper(d, { warn });
   });
   const dynamic = once(async () => {
-    const [t, { DynamicClient }] = await Promise.all([transport(), import('./client.js')]);
+    const [t, { DynamicClient }] = await Promise.all([transport(), import('./dynamic/client.js')]);
     return new DynamicClient(t, { onWarning: warn });
   });
 

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startServerEnv, type ServerEnv } from '../../support/server-env.js';
-import { repoRoot, runCommand, runKdyn } from '../../support/cli.js';
-import { connect, ConnectionError } from '../../../src/index.js';
+import { startServerEnv, type ServerEnv } from '../support/server-env.js';
+import { repoRoot, runCommand, runKdyn } from '../support/cli.js';
+import { connect, ConnectionError } from '../../src/index.js';
 
 let env: ServerEnv;
 before(async () => {
