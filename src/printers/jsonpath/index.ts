@@ -14,9 +14,9 @@
  * compare the two in filters. JSON.parse cannot tell `8.0` from `8`, so here every integral
  * number below 2^63 counts as an int.
  */
-import { KdynError } from '../core/errors.js';
-import { formatGoFloat, goJSON, sortGoKeys } from './json.js';
-import { parseTemplate, JSONPathSyntaxError, type JPList, type JPNode } from './jsonpath-parse.js';
+import { KdynError } from '../../core/errors.js';
+import { formatGoFloat, goJSON, sortGoKeys } from '../json.js';
+import { parseTemplate, JSONPathSyntaxError, type JPList, type JPNode } from './parse.js';
 
 export interface JSONPathOptions {
   /** Missing keys yield no value instead of an error (default true, as `kubectl -o jsonpath`). */

@@ -1,10 +1,21 @@
 /**
- * What a watch writes besides its events: the stdout batching and the stderr notices (a 410 relist,
- * an outage and its end).
+ * What a watch writes besides its events: the stderr notices (an outage and its end, a 410 relist,
+ * a type no longer served). The watcher's reports are taken structurally (../watch/types.ts's
+ * RetryInfo and ResumeInfo fit): printers import no library layer but core.
  */
 import type { IO } from '../core/io.js';
-import { StatusError } from '../core/errors.js';
-import type { ResumeInfo, RetryInfo } from '../watch/types.js';
+import { StatusError, oneLine } from '../core/errors.js';
+
+export interface RetryInfo {
+  error: unknown;
+  delayMs: number;
+  failures: number;
+  unreachable: boolean;
+}
+
+export interface ResumeInfo {
+  failingMs: number;
+}
 
 /** The server's words for a 410 (`too old resource version: 5 (12)`). */
 export function expiredText(e: Error): string {
@@ -42,32 +53,15 @@ export function errorLine(e: unknown): string {
 }
 
 /**
- * Output in batches: events that arrive together (one network chunk) are written with one write;
- * a write happens at the latest on the next turn of the event loop, or at 64 KiB.
+ * A 410 before any list (a watch from --resource-version): the relist prints every object as
+ * ADDED, which a script asking for the changes since RV could not tell from creations.
  */
-export class OutputBuffer {
-  private pending = '';
-  private scheduled = false;
+export function relistNotice(type: string, resourceVersion: string | undefined, error: Error, requested: string | undefined): string {
+  const which = resourceVersion === requested ? `--resource-version ${resourceVersion}` : `resourceVersion ${resourceVersion}`;
+  return `Warning: watch of ${type}: ${which} has expired (${expiredText(error)}); relisting: what follows is every current object, printed as ADDED\n`;
+}
 
-  constructor(private readonly io: IO) {}
-
-  write(text: string): void {
-    if (!text) return;
-    this.pending += text;
-    if (this.pending.length >= 65536) this.flush();
-    else if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.flush();
-      });
-    }
-  }
-
-  flush(): void {
-    if (!this.pending) return;
-    const text = this.pending;
-    this.pending = '';
-    this.io.stdout.write(text);
-  }
+/** A type that went away (its CRD deleted): its stream ends. */
+export function goneNotice(type: string, e: StatusError): string {
+  return `Warning: watch of ${type} ended: the resource type is no longer served (${oneLine(e.status.message ?? e.message)})\n`;
 }

@@ -1,5 +1,5 @@
 /**
- * src/cli/stdio.ts: kdyn's direct fd writers, in a child process with real pipes (a reader that
+ * src/startup/stdio.ts: kdyn's direct fd writers, in a child process with real pipes (a reader that
  * takes everything, and one that goes away early, as `kdyn get ... | head` does).
  */
 import { test } from 'node:test';
@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const stdio = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'cli', 'stdio.js')).href;
+const stdio = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'startup', 'stdio.js')).href;
 
 /** A child that writes `count` lines of 1 KiB through fdOutput(1), then exits 3 (EPIPE exits 7). */
 function writer(count: number) {

@@ -1,35 +1,23 @@
 /**
- * `kdyn watch --for`: what the watched objects must satisfy (kubectl wait's `--for` forms), checked
- * on every event. Pure: parsing, evaluation, and the text of the last state at a timeout.
+ * Waiting for objects to reach a state (kubectl wait's `--for` forms), for `kdyn watch --for` and
+ * library users: parsing, evaluation on every event, and the text of the last state at the end.
+ * Pure; the watching is the caller's.
  * - `delete`: no selected object is left;
  * - `create`: at least one exists;
  * - `condition=NAME[=VALUE]`: `.status.conditions[type=NAME].status` is VALUE (default True;
- *   type and value compared case-insensitively, as kubectl: src/wait/conditions.ts);
+ *   type and value compared case-insensitively, as kubectl: ./conditions.ts);
  * - `jsonpath={EXPR}[=VALUE]`: the expression yields VALUE (as kubectl formats it), or anything
  *   when no value is given.
  * `--for` may repeat: every condition must hold (kubectl wait takes one; kubernetes/kubernetes#95759).
  * The report at the end is worded as kubectl wait's, which scripts grep (`configmap/x condition met`
  * on stdout; `error: timed out waiting for the condition on configmaps/x` on stderr).
+ * The --timeout that goes with it is read by the CLI (src/cli/wait-timeout.ts).
  */
 import { UsageError } from '../core/errors.js';
 import type { Unstructured } from '../core/unstructured.js';
-import { evaluatePath, formatGoValue } from '../printers/jsonpath.js';
+import { evaluatePath, formatGoValue } from '../printers/jsonpath/index.js';
 import { objectName, type GroupKind } from '../printers/name.js';
-import { parseDuration } from './duration.js';
-import { findCondition, hasCondition } from '../wait/conditions.js';
-
-/** kubectl wait's default --timeout. */
-export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;
-/** What kubectl wait makes of a negative --timeout: a week. */
-export const NEGATIVE_WAIT_TIMEOUT_MS = 7 * 24 * 3600_000;
-
-/** --timeout with --for, as kubectl wait: unset 30 s, `0` checks once (returns 0), negative a week. */
-export function waitTimeoutMs(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_WAIT_TIMEOUT_MS;
-  const negative = value.trim().startsWith('-');
-  const ms = parseDuration(negative ? value.trim().slice(1) : value, 'timeout');
-  return negative && ms > 0 ? NEGATIVE_WAIT_TIMEOUT_MS : ms;
-}
+import { findCondition, hasCondition } from './conditions.js';
 
 /** Every `--for` given; `delete` cannot be combined with another condition (it never could hold). */
 export function parseWaitFors(specs: readonly string[]): WaitCondition[] {

@@ -7,14 +7,14 @@
  *   const t = compileGoTemplate('{{range .items}}{{.metadata.name}}{{"\n"}}{{end}}');
  *   process.stdout.write(t.execute(list));
  *
- * The engine lives in go-template-lex.ts, go-template-parse.ts, go-template-exec.ts,
- * go-template-funcs.ts and go-values.ts; this module is imported only when the format is used.
+ * The engine lives beside it in this folder: lex.ts, parse.ts, exec.ts,
+ * funcs.ts and values.ts; this module is imported only when the format is used.
  */
-import { KdynError } from '../core/errors.js';
-import { executeGoTemplate, FUNC_NAMES, TemplateExecError } from './go-template-exec.js';
-import { goQuote, parseGoTemplate, TemplateParseError, type ParsedTemplate } from './go-template-parse.js';
-import { formatV } from './go-values.js';
-import { goJSON } from './json.js';
+import { KdynError } from '../../core/errors.js';
+import { executeGoTemplate, FUNC_NAMES, TemplateExecError } from './exec.js';
+import { goQuote, parseGoTemplate, TemplateParseError, type ParsedTemplate } from './parse.js';
+import { formatV } from './values.js';
+import { goJSON } from '../json.js';
 
 /** A template that does not parse, or fails on the data; `output` is what kubectl writes to stdout first. */
 export class GoTemplateError extends KdynError {

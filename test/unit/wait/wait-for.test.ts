@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../../src/core/errors.js';
-import { NEGATIVE_WAIT_TIMEOUT_MS, allSatisfy, allSatisfyAll, metLines, observed, parseWaitFor, parseWaitFors, satisfies, unmetReport, waitTimeoutMs, type WaitSubject } from '../../../src/cli/watch-for.js';
+import { allSatisfy, allSatisfyAll, metLines, observed, parseWaitFor, parseWaitFors, satisfies, unmetReport, type WaitSubject } from '../../../src/wait/wait-for.js';
 
 test('parseWaitFor: the forms kubectl wait accepts', () => {
   const cases: Array<[string, unknown]> = [
@@ -48,13 +48,6 @@ test('satisfies / allSatisfy / observed', () => {
   assert.equal(observed(phase, pod('True', 'Pending')), '{.status.phase}=Pending');
   assert.equal(observed(readyTrue, pod('False')), 'condition ready=False (R)');
   assert.equal(observed(parseWaitFor('condition=Other'), pod('False')), 'no condition Other');
-});
-
-test('waitTimeoutMs: kubectl wait\'s --timeout (unset 30 s, 0 checks once, negative a week)', () => {
-  const cases: Array<[string | undefined, number]> = [[undefined, 30_000], ['0', 0], ['0s', 0], ['2s', 2000], ['1m30s', 90_000], ['-1s', NEGATIVE_WAIT_TIMEOUT_MS], ['-5m', NEGATIVE_WAIT_TIMEOUT_MS]];
-  for (const [value, want] of cases) assert.equal(waitTimeoutMs(value), want, String(value));
-  assert.equal(NEGATIVE_WAIT_TIMEOUT_MS, 7 * 24 * 3600 * 1000);
-  assert.throws(() => waitTimeoutMs('soon'), UsageError);
 });
 
 test('parseWaitFors: several conditions, all must hold; delete combines with none', () => {

@@ -1,13 +1,13 @@
 /**
  * Execution of a parsed Go template (Go 1.23 text/template's exec.go, over the values of
- * go-values.ts): walks the tree, evaluates pipelines, fields, variables and function calls, and
+ * values.ts): walks the tree, evaluates pipelines, fields, variables and function calls, and
  * fails with Go's texts (`template: output:1:2: executing "output" at <index .spec.l 5>: error
  * calling index: index out of range: 5`). Output before a failure is kept (Go writes as it goes).
  */
-import { FUNCS, FuncError, type GoFunc, type Param } from './go-template-funcs.js';
-import { goQuote, nodeString, type ArgNode, type CommandNode, type ControlNode, type ListNode, type Node, type NumberNode, type PipeNode, type ParsedTemplate } from './go-template-parse.js';
-import { sortGoKeys } from './json.js';
-import { fromJSON, GoNum, Iface, indirectInterface, isMap, isTrue, formatV, typeName, type Value } from './go-values.js';
+import { FUNCS, FuncError, type GoFunc, type Param } from './funcs.js';
+import { goQuote, nodeString, type ArgNode, type CommandNode, type ControlNode, type ListNode, type Node, type NumberNode, type PipeNode, type ParsedTemplate } from './parse.js';
+import { sortGoKeys } from '../json.js';
+import { fromJSON, GoNum, Iface, indirectInterface, isMap, isTrue, formatV, typeName, type Value } from './values.js';
 
 /** An execution failure: `message` is Go's text, `output` what was written before it. */
 export class TemplateExecError extends Error {

@@ -1,5 +1,5 @@
 /**
- * src/cli/young-gen-cap.ts: the check itself (with a fake heap), and the V8 mechanism it relies on,
+ * src/startup/young-gen-cap.ts: the check itself (with a fake heap), and the V8 mechanism it relies on,
  * in a child process whose young generation is made to grow: with the cap it stays at the cap,
  * without it it grows past (so the test notices if V8 stops reading the growth factor at run time).
  */
@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { youngGenerationCap, DEFAULT_YOUNG_CAP_BYTES, type HeapControl } from '../../../src/cli/young-gen-cap.js';
+import { youngGenerationCap, DEFAULT_YOUNG_CAP_BYTES, type HeapControl } from '../../../src/startup/young-gen-cap.js';
 
 const MiB = 1024 * 1024;
-const modulePath = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'cli', 'young-gen-cap.js')).href;
+const modulePath = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'startup', 'young-gen-cap.js')).href;
 
 function fakeHeap(sizes: number[]): HeapControl & { stops: number } {
   const heap = {
@@ -61,5 +61,5 @@ test('V8 honours the cap: with it the young generation stays at the cap, without
   const capped = grow(true);
   const free = grow(false);
   assert.ok(free > DEFAULT_YOUNG_CAP_BYTES, `without the cap the young generation should grow past ${DEFAULT_YOUNG_CAP_BYTES / MiB} MiB (it is ${free / MiB} MiB): the test no longer makes it grow`);
-  assert.ok(capped <= DEFAULT_YOUNG_CAP_BYTES, `with the cap the young generation grew to ${capped / MiB} MiB: V8 no longer reads --semi-space-growth-factor at run time (src/cli/young-gen-cap.ts)`);
+  assert.ok(capped <= DEFAULT_YOUNG_CAP_BYTES, `with the cap the young generation grew to ${capped / MiB} MiB: V8 no longer reads --semi-space-growth-factor at run time (src/startup/young-gen-cap.ts)`);
 });

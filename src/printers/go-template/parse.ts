@@ -1,10 +1,10 @@
 /**
- * The parser of Go's text/template (Go 1.23): items from go-template-lex.ts into a tree of nodes,
+ * The parser of Go's text/template (Go 1.23): items from lex.ts into a tree of nodes,
  * one tree per template name (`define`/`block` add more), with Go's error texts
  * (`template: output:1: unexpected "}" in operand`). Node.toString() gives Go's String() of a node,
  * which execution errors quote (`executing "output" at <.spec.n.x>`).
  */
-import { Item, lex, type Token } from './go-template-lex.js';
+import { Item, lex, type Token } from './lex.js';
 
 /** A parse failure; `message` is Go's text (`template: NAME:LINE: ...`). */
 export class TemplateParseError extends Error {}

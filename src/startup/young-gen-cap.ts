@@ -17,7 +17,7 @@
  * What this relies on, and what breaks if V8 changes it: v8.setFlagsFromString at run time (Node
  * documents it, with "behavior is undefined" after start-up) and V8 reading the growth factor at each
  * growth. If V8 stops doing either, the young generation grows as before: memory climbs again, nothing
- * fails. test/unit/cli/young-gen-cap.test.ts runs a child process that makes the young generation
+ * fails. test/unit/startup/young-gen-cap.test.ts runs a child process that makes the young generation
  * grow and fails if it passes the cap.
  */
 

@@ -3,7 +3,7 @@
  * parser.go): plain text with `{...}` actions holding `.field`, `['key']`, `..`, `*`, `[n]`,
  * `[start:end:step]`, `[a,b]` unions, `[?(@.x == "y")]` filters, `range`/`end`, quoted strings and
  * number/bool literals. Error messages are client-go's, so kubectl users see the same text.
- * Pure: no I/O. The evaluator lives in ./jsonpath.ts.
+ * Pure: no I/O. The evaluator lives in ./index.ts.
  */
 
 export interface SliceParam {

@@ -2,7 +2,7 @@
  * The lexer of Go's text/template (Go 1.23, the version kubectl v1.32 is built with): turns a
  * template into items (text, delimiters, fields, numbers, ...) exactly where Go does, including the
  * trim markers `{{- ` / ` -}}`, comments and Go's error texts (`bad character U+007D '}'`).
- * Positions are UTF-16 offsets into the template; go-template-parse.ts converts them to the byte
+ * Positions are UTF-16 offsets into the template; parse.ts converts them to the byte
  * offsets Go reports.
  */
 

@@ -3,8 +3,8 @@
  * len, index, slice, print, printf, println, html, js, urlquery, eq, ne, lt, le, gt, ge, call) and
  * kubectl's `exists` and `base64decode`, with Go's argument types and error texts.
  */
-import { elem, fromJSON, GoNum, Iface, indirectInterface, isMap, isTrue, sprint, sprintf, sprintln, typeName, type Concrete, type Value } from './go-values.js';
-import { isGoPrint } from './go-template-parse.js';
+import { elem, fromJSON, GoNum, Iface, indirectInterface, isMap, isTrue, sprint, sprintf, sprintln, typeName, type Concrete, type Value } from './values.js';
+import { isGoPrint } from './parse.js';
 
 /** The error a Go function returns (reported as `error calling NAME: MESSAGE`). */
 export class FuncError extends Error {}
