@@ -127,7 +127,11 @@ export function compose(options: ComposeOptions): Layers {
     return transportInstance;
   });
   const discovery = once(async () => {
-    const [config, { createCachedDiscovery }] = await Promise.all([restConfig(), import('./discovery/cached.js')]);
+    const [config, { createCachedDiscovery }, { buildNameIndex }] = await Promise.all([
+      restConfig(),
+      import('./discovery/cached.js'),
+      import('./restmapper/name-index.js'),
+    ]);
     // The transport (and node:https/tls) is loaded only if discovery has to ask the server:
     // a warm cache answers without it.
     const lazy: Transport = {
@@ -145,6 +149,7 @@ export function compose(options: ComposeOptions): Layers {
       clock,
       logger,
       writeBehind: options.writeBehind,
+      index: buildNameIndex, // the RESTMapper's keys, stored in discovery's combined file
       ...(options.discoveryTimeoutMs !== undefined && { limits: { timeoutMs: options.discoveryTimeoutMs } }),
     });
     discoveryInstance = d;
