@@ -25,12 +25,14 @@ export interface Context extends Layers {
 export interface ContextOptions {
   /** Discovery requests' time limit when there is no --request-timeout (default: kubectl's 32 s). */
   discoveryTimeoutMs?: number;
+  /** Put in front of server warnings (`context "east": `): a fleet's per-context contexts. */
+  warningPrefix?: string;
 }
 
 export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: IO, clock: Clock, logger: Logger, options: ContextOptions = {}): Context {
   const flags = args.flags;
   const discoveryTimeoutMs = options.discoveryTimeoutMs ?? DISCOVERY_TIMEOUT_MS;
-  const warn = (msg: string): void => void io.stderr.write(`Warning: ${msg}\n`);
+  const warn = (msg: string): void => void io.stderr.write(`Warning: ${options.warningPrefix ?? ''}${msg}\n`);
   const layers = compose({
     flags,
     env: io.env,

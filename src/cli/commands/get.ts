@@ -18,6 +18,7 @@ import type { Sorter } from '../../printers/sort.js';
 import { reportError } from '../report-error.js';
 import { checkNamesWithSelection, readSelectionFlags, stringFlag, type SelectionFlags } from '../get-flags.js';
 import { asUsageError, readTemplate, withTemplate } from '../output-template.js';
+import { wantsFleet } from '../fleet.js';
 
 export interface GetOptions extends SelectionFlags {
   format: OutputFormat;
@@ -91,6 +92,9 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
       cc.compileColumns(file !== undefined ? cc.parseCustomColumnsTemplate(template ?? '') : cc.parseCustomColumnsSpec(template ?? ''));
     });
   }
+
+  // Several contexts or namespaces (issue 24): ../../fleet/get.ts.
+  if (wantsFleet(args.flags)) return (await import('./get-fleet.js')).runFleet(args, ctx, opts, { sorter, template });
 
   // Load the printing half while the mapper reads discovery (a failed import surfaces where awaited).
   const runner = opts.format.type === 'table' ? import('./get-table.js') : import('./get-objects.js');
