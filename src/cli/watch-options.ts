@@ -12,6 +12,7 @@ import { WATCH_FORMATS, type WatchFormat } from '../printers/watch.js';
 import type { WaitCondition } from './watch-for.js';
 import { compileValueTemplate, readTemplate, withTemplate } from './output-template.js';
 import { ALLOWED_FORMATS, parseOutputFormat, type OutputFormat } from '../printers/index.js';
+import type { MultiWatchOptions } from '../watch/multi.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
 type WaitFor = typeof import('./watch-for.js');
@@ -91,4 +92,21 @@ function templateFormat(output: string | undefined): Extract<OutputFormat, { typ
   if (key === undefined || !WATCH_OUTPUTS.includes(key) || (WATCH_FORMATS as readonly string[]).includes(key)) return undefined;
   const format = parseOutputFormat(output);
   return format.type === 'jsonpath' || format.type === 'go-template' ? format : undefined;
+}
+
+/** The MultiWatch options the flags give, for `watch` and `get -w` (one context or a fleet's each). */
+export function streamOptions(opts: WatchOptions, mode: 'watch' | 'get', table: boolean): MultiWatchOptions {
+  return {
+    labelSelector: opts.labelSelector,
+    fieldSelector: opts.fieldSelector,
+    resourceVersion: opts.resourceVersion,
+    initialEvents: opts.initialEvents,
+    table,
+    initialBlock: table,
+    pageSize: opts.chunkSize,
+    // --request-timeout bounds each watch request; `get -w` then ends with it, as kubectl.
+    requestTimeoutMs: opts.requestTimeoutMs,
+    endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
+    timeoutMs: opts.timeoutMs,
+  };
 }

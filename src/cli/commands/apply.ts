@@ -21,6 +21,7 @@ import { planRequests } from '../../apply/requests.js';
 import { applyManifests, type ApplyOptions, type ApplyReport, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
 import { failureReason } from '../../apply/conflict.js';
 import { MappingError } from '../../apply/resolve.js';
+import { wantsFleet } from '../fleet.js';
 
 type Output = 'text' | 'name' | 'json' | 'yaml' | 'jsonl';
 
@@ -83,6 +84,8 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
   const sources = await readSources(opts.files, { cwd: io.cwd, recursive: opts.recursive, stdin: () => readAll(io) });
   const manifests = decodeSources(sources);
   if (manifests.length === 0) throw noObjectsError(sources);
+  // Several contexts (issue 24): ../../fleet/apply.ts.
+  if (wantsFleet(args.flags, false)) return (await import('./apply-fleet.js')).runFleet(args, ctx, io, opts, manifests);
 
   const applyOpts: ApplyOptions = {
     fieldManager: opts.fieldManager,
@@ -178,7 +181,7 @@ function resultPrinter(opts: ApplyCommandOptions, io: IO): { result: (r: ApplyRe
   return { result, end };
 }
 
-function summary(report: ApplyReport, opts: ApplyCommandOptions, ready: number | undefined, interrupted: boolean): string {
+export function summary(report: ApplyReport, opts: ApplyCommandOptions, ready: number | undefined, interrupted: boolean): string {
   const total = report.results.length;
   const unchanged = report.results.filter((r) => r.status === 'unchanged').length;
   let s = `${total} object${total === 1 ? '' : 's'}: ${report.succeeded} succeeded${unchanged ? ` (${unchanged} unchanged)` : ''}, ${report.failed} failed`;

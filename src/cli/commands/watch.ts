@@ -21,10 +21,12 @@ import type { IO } from '../../core/io.js';
 import { UsageError, oneLine } from '../../core/errors.js';
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { checkNamesWithSelection } from '../get-flags.js';
-import { MultiWatch, type MultiWatchSource, type MultiWatchTarget } from '../../watch/multi.js';
+import { MultiWatch, type MultiWatchSource } from '../../watch/multi.js';
+import { watchTargets } from '../../fleet/watch.js';
+import { wantsFleet } from '../fleet.js';
 import { createWatchPrinter } from '../../printers/watch.js';
 import type { WaitSubject } from '../watch-for.js';
-import { readWatchOptions } from '../watch-options.js';
+import { readWatchOptions, streamOptions } from '../watch-options.js';
 import { OutputBuffer, expiredText, outageNotices } from '../watch-output.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../young-gen-cap.js';
 
@@ -37,18 +39,13 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     throw new UsageError('--output-watch-events requires --watch or --watch-only');
   }
 
+  // Several contexts or namespaces (issue 24): ../../fleet/watch.ts.
+  if (wantsFleet(args.flags)) return (await import('./watch-fleet.js')).runFleet(args, ctx, io, opts, mode);
+
   await ctx.preconnect();
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
   const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper, args.prog), opts.allNamespaces ? undefined : ctx.namespace()]);
-
-  const targets: MultiWatchTarget[] = [];
-  for (const req of plan.requests) {
-    let handle = client.resource(req.mapping.gvr, { namespaced: req.mapping.namespaced });
-    if (req.mapping.namespaced && namespace) handle = handle.namespace(namespace);
-    const gk = { group: req.mapping.gvk.group, kind: req.mapping.gvk.kind };
-    const type = req.mapping.gvr.group ? `${req.mapping.gvr.resource}.${req.mapping.gvr.group}` : req.mapping.gvr.resource;
-    for (const name of req.names.length > 0 ? req.names : [undefined]) targets.push({ handle, gk, type, resource: req.mapping.gvr.resource, name });
-  }
+  const targets = watchTargets(plan, client, [namespace]);
 
   const table = (opts.format === 'table' || opts.format === 'wide') && !opts.waitFor;
   const out = new OutputBuffer(io);
@@ -63,17 +60,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     return n;
   };
   const multi = new MultiWatch(targets, {
-    labelSelector: opts.labelSelector,
-    fieldSelector: opts.fieldSelector,
-    resourceVersion: opts.resourceVersion,
-    initialEvents: opts.initialEvents,
-    table,
-    initialBlock: table,
-    pageSize: opts.chunkSize,
-    // --request-timeout bounds each watch request; `get -w` then ends with it, as kubectl.
-    requestTimeoutMs: opts.requestTimeoutMs,
-    endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
-    timeoutMs: opts.timeoutMs,
+    ...streamOptions(opts, mode, table),
     maxEvents: opts.maxEvents,
     until: opts.waitFor && ((sources) => sources.every((s) => opts.wait!.allSatisfyAll(opts.waitFor!, s.objects()))),
     checkOnce: opts.checkOnce,
