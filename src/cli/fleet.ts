@@ -56,7 +56,7 @@ export async function fleetRequest(args: ParsedArgs, ctx: Context, o: { namespac
     // One context, several namespaces: the command's own context.
     return { contexts: [selector.name ?? ''], showContext: false, namespaces, concurrency, open: () => ctx, report };
   }
-  const { listContexts } = await import('../fleet/connect.js');
+  const { listContexts } = await import('../fleet/contexts.js');
   const { selectContexts } = await import('../fleet/select.js');
   const available = await listContexts({ kubeconfig: str(f.kubeconfig), env: io.env, cwd: io.cwd });
   const contexts = selectContexts(selector, available.names, available.where);

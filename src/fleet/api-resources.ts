@@ -69,7 +69,8 @@ async function render(perContext: Array<{ context: string; rows: ResourceRow[] }
   if (o.output === 'name') return perContext.map((c) => prefixLines(formatNames(c.rows), c.context)).join('');
   if (o.output === 'json' || o.output === 'yaml') {
     const all = perContext.flatMap((c) => c.rows.map((r) => ({ context: c.context, ...r })));
-    return o.output === 'json' ? JSON.stringify(all, null, 2) + '\n' : (await import('js-yaml')).dump(all, { noRefs: true });
+    // The single-context encoders (get's JSON and YAML printers).
+    return o.output === 'json' ? (await import('../printers/json.js')).toJSON(all) : (await import('../printers/yaml.js')).toYAML(all);
   }
   if (perContext.length === 0) return '';
   const wide = o.output === 'wide';

@@ -18,10 +18,10 @@ import type { Unstructured } from '../core/unstructured.js';
 import type { DynamicClient, ResourceClient } from '../dynamic/client.js';
 import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
 import { resolveGetArgs, type GetRequest } from '../restmapper/args.js';
-import { createObjectPrinter, type ObjectPrinter, type OutputFormat } from '../printers/index.js';
+import type { GetOutput, OutputFormat } from '../printers/index.js';
+import { createObjectPrinter, type ObjectPrinter } from '../printers/objects.js';
 import { formatColumns } from '../printers/columns.js';
 import { TABWRITER_MIN_WIDTH, TableAccumulator } from '../printers/table.js';
-import type { Sorter } from '../printers/sort.js';
 import { fanOut } from './fanout.js';
 import { contextList, jsonlRecord, prefixLines, withLeadingColumns } from './output.js';
 
@@ -39,8 +39,8 @@ export interface Member {
 export interface FleetGetOptions {
   args: readonly string[];
   prog?: string;
-  /** Any -o; custom-columns only without `showContext`. */
-  format: OutputFormat;
+  /** -o and the printing flags, prepared (../printers/index.ts); custom-columns only without `showContext`. */
+  output: GetOutput;
   /** Print the CONTEXT (false: one context, several namespaces: the single-context output). */
   showContext: boolean;
   /** Namespaces to list (undefined: each context's own; ignored with allNamespaces). */
@@ -49,15 +49,7 @@ export interface FleetGetOptions {
   labelSelector?: string;
   fieldSelector?: string;
   chunkSize: number;
-  noHeaders: boolean;
-  showLabels: boolean;
-  labelColumns: string[];
-  showKind: boolean;
-  showManagedFields: boolean;
   ignoreNotFound: boolean;
-  allowMissingKeys: boolean;
-  template?: string;
-  sorter?: Sorter;
   concurrency?: number;
   stdout: Output;
   stderr: Output;
@@ -80,7 +72,7 @@ interface ContextOutput {
 
 /** Runs the get; resolves to the number of errors reported. */
 export async function fleetGet(contexts: readonly string[], open: (context: string) => Member, o: FleetGetOptions): Promise<number> {
-  const table = o.format.type === 'table';
+  const table = o.output.format.type === 'table';
   const shared = !o.showContext && !table ? await objectPrinter(o, false) : undefined;
   const allGroups = new Map<string, { kindPrefix: string; namespaced: boolean; parts: TableAccumulator[] }>();
   let failures = 0;
@@ -107,7 +99,7 @@ export async function fleetGet(contexts: readonly string[], open: (context: stri
       }
       if (out.text) {
         // Several YAML documents (a List per context) are separated as a YAML stream.
-        o.stdout.write(printed && o.format.type === 'yaml' ? `---\n${out.text}` : out.text);
+        o.stdout.write(printed && o.output.format.type === 'yaml' ? `---\n${out.text}` : out.text);
         printed = true;
       }
       report(r.context, out.errors);
@@ -119,12 +111,12 @@ export async function fleetGet(contexts: readonly string[], open: (context: stri
     if (tail) o.stdout.write(tail);
   }
   if (table) {
-    const withKind = o.showKind || allGroups.size > 1;
+    const withKind = o.output.showKind || allGroups.size > 1;
     let out = '';
     for (const g of allGroups.values()) {
-      const rows = mergeRows(g.parts.map((acc) => acc.cells(withKind ? g.kindPrefix : undefined)), o.noHeaders);
+      const rows = mergeRows(g.parts.map((acc) => acc.cells(withKind ? g.kindPrefix : undefined)), o.output.noHeaders);
       if (rows.length === 0) continue;
-      if (out && !o.noHeaders) out += '\n';
+      if (out && !o.output.noHeaders) out += '\n';
       out += formatColumns(rows, { minWidth: TABWRITER_MIN_WIDTH });
     }
     if (out) {
@@ -146,14 +138,14 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
   const out: ContextOutput = { groups: [], text: '', errors: [] };
   const label = o.showContext ? context : undefined;
 
-  const printer = o.format.type === 'table' ? undefined : (shared ?? (await objectPrinter(o, true)));
+  const printer = o.output.format.type === 'table' ? undefined : (shared ?? (await objectPrinter(o, true)));
   const items: Unstructured[] = [];
-  const omitManagedFields = !o.showManagedFields && ['json', 'yaml', 'jsonl'].includes(o.format.type);
+  const omitManagedFields = !o.output.showManagedFields && ['json', 'yaml', 'jsonl'].includes(o.output.format.type);
   // name and jsonl stream page by page; the List formats (and --sort-by) hold the context's objects.
-  const streams = !o.sorter && (shared !== undefined || o.format.type === 'name' || o.format.type === 'jsonl');
+  const streams = !o.output.sorter && (shared !== undefined || o.output.format.type === 'name' || o.output.format.type === 'jsonl');
   const render = (page: Unstructured[], gk: { group: string; kind: string }) => {
     if (shared) o.stdout.write(shared.page(page, gk));
-    else if (o.format.type === 'name') out.text += prefixLines(printer!.page(page, gk), context);
+    else if (o.output.format.type === 'name') out.text += prefixLines(printer!.page(page, gk), context);
     else for (const i of page) out.text += jsonlRecord(context, i);
   };
   const kinds = new Map<Unstructured, { group: string; kind: string }>();
@@ -161,7 +153,7 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
     if (omitManagedFields) for (const i of page) if (i.metadata?.managedFields !== undefined) delete i.metadata.managedFields;
     const gk = { group: mapping.gvk.group, kind: mapping.gvk.kind };
     if (streams) return render(page, gk);
-    if (o.sorter) for (const i of page) kinds.set(i, gk);
+    if (o.output.sorter) for (const i of page) kinds.set(i, gk);
     items.push(...page);
   };
 
@@ -171,37 +163,37 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
       key: `${mapping.gvr.group}/${mapping.gvr.resource}`,
       kindPrefix: (mapping.gvk.group ? `${mapping.gvk.kind}.${mapping.gvk.group}` : mapping.gvk.kind).toLowerCase(),
       namespaced: mapping.namespaced,
-      acc: new TableAccumulator({ wide: o.format.type === 'table' && o.format.wide, noHeaders: o.noHeaders, showLabels: o.showLabels, labelColumns: o.labelColumns }),
+      acc: new TableAccumulator({ wide: o.output.format.type === 'table' && o.output.format.wide, noHeaders: o.output.noHeaders, showLabels: o.output.showLabels, labelColumns: o.output.labelColumns }),
     };
     const addTable = (t: Table) => {
-      if (o.sorter) o.sorter.sortTable(t);
+      if (o.output.sorter) o.output.sorter.sortTable(t);
       group.acc.add(withLeadingColumns(t, { context: label, withNamespace: withNamespace && mapping.namespaced }));
     };
     for (const ns of mapping.namespaced ? namespaces : [undefined]) {
       const base = client.resource(mapping.gvr, { namespaced: mapping.namespaced });
       const handle = ns !== undefined && mapping.namespaced ? base.namespace(ns) : base;
       try {
-        if (o.format.type === 'table') await tables(handle, req, o, withNamespace, addTable, out);
+        if (o.output.format.type === 'table') await tables(handle, req, o, withNamespace, addTable, out);
         else await objects(handle, req, o, (page) => emit(page, mapping), out);
       } catch (e) {
         out.errors.push(e);
       }
     }
-    if (o.format.type === 'table') out.groups.push(group);
+    if (o.output.format.type === 'table') out.groups.push(group);
   }
   if (printer && !streams) {
-    if (o.sorter) o.sorter.sortObjects(items);
-    if (shared || o.format.type === 'name' || o.format.type === 'jsonl') for (const i of items) render([i], kinds.get(i)!);
+    if (o.output.sorter) o.output.sorter.sortObjects(items);
+    if (shared || o.output.format.type === 'name' || o.output.format.type === 'jsonl') for (const i of items) render([i], kinds.get(i)!);
     else out.text = printer.page([contextList(context, items)], { group: '', kind: 'List' }) + printer.end();
   }
   return out;
 }
 
 async function tables(handle: ResourceClient, req: GetRequest, o: FleetGetOptions, withNamespace: boolean, add: (t: Table) => void, out: ContextOutput): Promise<void> {
-  const needObject = withNamespace || o.showLabels || o.labelColumns.length > 0;
-  const includeObject = o.sorter ? 'Object' : needObject ? 'Metadata' : 'None';
+  const needObject = withNamespace || o.output.showLabels || o.output.labelColumns.length > 0;
+  const includeObject = o.output.sorter ? 'Object' : needObject ? 'Metadata' : 'None';
   if (req.names.length === 0) {
-    for await (const t of handle.listTable({ labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, limit: o.sorter ? 0 : o.chunkSize, includeObject })) add(t);
+    for await (const t of handle.listTable({ labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, limit: o.output.sorter ? 0 : o.chunkSize, includeObject })) add(t);
     return;
   }
   for (const name of req.names) {
@@ -239,13 +231,14 @@ function notFound(e: unknown, _o: FleetGetOptions): boolean {
  * the single-context printer.
  */
 async function objectPrinter(o: FleetGetOptions, perContext: boolean): Promise<ObjectPrinter> {
-  const format = o.format as Exclude<OutputFormat, { type: 'table' }>;
+  const format = o.output.format as Exclude<OutputFormat, { type: 'table' }>;
   return createObjectPrinter(format, {
     singleItemImplied: perContext,
     ignoreNotFound: o.ignoreNotFound,
-    noHeaders: o.noHeaders,
-    template: o.template,
-    allowMissingKeys: o.allowMissingKeys,
+    noHeaders: o.output.noHeaders,
+    template: o.output.template?.text,
+    compiled: o.output.template?.compiled,
+    allowMissingKeys: o.output.allowMissingKeys,
   });
 }
 

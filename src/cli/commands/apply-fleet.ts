@@ -15,13 +15,15 @@ import type { ApplyReport } from '../../apply/apply.js';
 import { fleetRequest } from '../fleet.js';
 import { fleetApply } from '../../fleet/apply.js';
 import { contextErrorLine, contextList, jsonlRecord } from '../../fleet/output.js';
-import { failureLine, objectRef, summary, type ApplyCommandOptions } from './apply.js';
+import type { ApplyCommandOptions } from './apply.js';
+import { failureLine, objectRef, summaryLine } from '../../apply/report.js';
 
 export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: ApplyCommandOptions, manifests: Manifest[]): Promise<number> {
   if (opts.dryRun === 'client') throw new UsageError('--dry-run=client is not supported with several contexts: use --dry-run=server');
   if (opts.wait) throw new UsageError('--wait is not supported with several contexts');
   const fleet = await fleetRequest(args, ctx, { namespaces: false });
-  const format = opts.output === 'json' ? (await import('../../printers/json.js')).toJSON : opts.output === 'yaml' ? (await import('../../printers/yaml.js')).toYAML : undefined;
+  const shape = opts.output.format;
+  const encode = shape === 'json' ? (await import('../../printers/json.js')).toJSON : shape === 'yaml' ? (await import('../../printers/yaml.js')).toYAML : undefined;
   const dry = opts.dryRun === 'server' ? ' (server dry run)' : '';
   const stop = new AbortController();
   let signalled: 'SIGINT' | 'SIGTERM' | undefined;
@@ -38,15 +40,15 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
       if (r.status === 'failed') io.stderr.write(contextErrorLine(context, failureLine(r)));
       if (r.status === 'failed' || r.status === 'skipped' || !r.object) continue;
       const obj = r.object;
-      if (!opts.showManagedFields && obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
-      if (opts.output === 'text') text += `${context}/${objectRef(r)} ${r.status === 'unchanged' ? 'unchanged' : 'serverside-applied'}${dry}\n`;
-      else if (opts.output === 'name') text += `${context}/${objectRef(r)}\n`;
-      else if (opts.output === 'jsonl') text += jsonlRecord(context, obj);
+      if (!opts.output.showManagedFields && obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
+      if (shape === 'text') text += `${context}/${objectRef(r)} ${r.status === 'unchanged' ? 'unchanged' : 'serverside-applied'}${dry}\n`;
+      else if (shape === 'name') text += `${context}/${objectRef(r)}\n`;
+      else if (shape === 'jsonl') text += jsonlRecord(context, obj);
       else objects.push(obj);
     }
-    if (format) text = (docs++ > 0 && opts.output === 'yaml' ? '---\n' : '') + format(contextList(context, objects));
+    if (encode) text = (docs++ > 0 && shape === 'yaml' ? '---\n' : '') + encode(contextList(context, objects));
     io.stdout.write(text);
-    io.stderr.write(`context ${JSON.stringify(context)}: ${summary(report, opts, undefined, report.interrupted)}\n`);
+    io.stderr.write(`context ${JSON.stringify(context)}: ${summaryLine(report, { serverDryRun: opts.dryRun === 'server', interrupted: report.interrupted })}\n`);
   };
   try {
     await fleetApply(fleet.contexts, fleet.open, manifests, {
@@ -57,7 +59,7 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
         fieldValidation: opts.validation,
         concurrency: opts.concurrency,
         enforceNamespace: ctx.explicit.has('namespace'),
-        detectUnchanged: opts.output === 'text',
+        detectUnchanged: shape === 'text',
         establishTimeoutMs: opts.timeoutGiven ? opts.timeoutMs : undefined,
       },
       concurrency: fleet.concurrency,

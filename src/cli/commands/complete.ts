@@ -46,7 +46,7 @@ async function types(ctx: Context): Promise<string> {
  * not listed yet, after the names before the last comma (`east,west`).
  */
 async function contexts(args: ParsedArgs, io: IO, word = ''): Promise<string> {
-  const { listContexts } = await import('../../fleet/connect.js');
+  const { listContexts } = await import('../../fleet/contexts.js');
   const flag = typeof args.flags.kubeconfig === 'string' && args.flags.kubeconfig ? args.flags.kubeconfig : undefined;
   const { names } = await listContexts({ kubeconfig: flag, env: io.env, cwd: io.cwd });
   const listed = word.slice(0, word.lastIndexOf(',') + 1);
@@ -97,7 +97,7 @@ async function namesOf(args: ParsedArgs, ctx: Context, type: string): Promise<st
 async function firstOfFleet(args: ParsedArgs, ctx: Context, io: IO): Promise<Context> {
   const { wantsFleet } = await import('../fleet.js');
   if (!wantsFleet(args.flags, false)) return ctx;
-  const { resolveContexts } = await import('../../fleet/connect.js');
+  const { resolveContexts } = await import('../../fleet/contexts.js');
   const f = args.flags;
   const kubeconfig = typeof f.kubeconfig === 'string' ? f.kubeconfig : undefined;
   const [first] = await resolveContexts({ contexts: f.context as string | undefined, allContexts: f['all-contexts'] === true, kubeconfig, env: io.env, cwd: io.cwd });

@@ -6,24 +6,23 @@
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../core/errors.js';
-import type { Sorter } from '../../printers/sort.js';
+import type { GetOutput } from '../../printers/index.js';
 import { fleetRequest } from '../fleet.js';
 import { fleetGet } from '../../fleet/get.js';
 import type { GetOptions } from './get.js';
 
-export async function runFleet(args: ParsedArgs, ctx: Context, opts: GetOptions, extra: { sorter?: Sorter; template?: string }): Promise<number> {
+export async function runFleet(args: ParsedArgs, ctx: Context, opts: GetOptions, output: GetOutput): Promise<number> {
   const fleet = await fleetRequest(args, ctx, { namespaces: true });
-  if (fleet.showContext && opts.format.type === 'custom-columns') {
+  if (fleet.showContext && output.format.type === 'custom-columns') {
     throw new UsageError('-o custom-columns is not supported with several contexts: use -o jsonl, or a jsonpath template with {.context}');
   }
   const failures = await fleetGet(fleet.contexts, fleet.open, {
     ...opts,
+    output,
     args: args.args,
     prog: args.prog,
     showContext: fleet.showContext,
     namespaces: fleet.namespaces,
-    sorter: extra.sorter,
-    template: extra.template,
     concurrency: fleet.concurrency,
     stdout: ctx.io.stdout,
     stderr: ctx.io.stderr,

@@ -8,16 +8,18 @@
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { UsageError, oneLine } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import type { Table } from '../../core/table.js';
 import type { Unstructured } from '../../core/unstructured.js';
-import { createWatchPrinter, type PrintedEvent } from '../../printers/watch.js';
+import { createPrinter } from '../../printers/index.js';
+import type { PrintedEvent } from '../../printers/watch.js';
+import { objectName } from '../../printers/name.js';
 import { goJSON } from '../../printers/json.js';
+import { goneNotice, outageNotices } from '../../printers/watch-notices.js';
 import { fleetRequest } from '../fleet.js';
 import { fleetWatch } from '../../fleet/watch.js';
-import { jsonlEvent, prefixLines, withLeadingColumns } from '../../fleet/output.js';
+import { jsonlEvent, withLeadingColumns } from '../../fleet/output.js';
 import { streamOptions, type WatchOptions } from '../watch-options.js';
-import { OutputBuffer, outageNotices } from '../watch-output.js';
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -25,26 +27,25 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
   if (opts.waitFor) throw new UsageError('--for is not supported with several contexts or namespaces');
   const fleet = await fleetRequest(args, ctx, { namespaces: true });
   if (fleet.showContext && opts.resourceVersion !== undefined) throw new UsageError('--resource-version is not supported with several contexts: each cluster has its own resource versions');
-  const table = opts.format === 'table' || opts.format === 'wide';
+  const o = opts.output;
+  const table = o.format === 'table' || o.format === 'wide';
   const withNamespace = opts.allNamespaces || (fleet.namespaces?.length ?? 0) > 1;
-  const printer = await createWatchPrinter({
-    format: opts.format,
+  const printer = await createPrinter(o, {
     events: opts.events,
     withNamespace: false, // a column of its own (withLeadingColumns), after CONTEXT
-    noHeaders: opts.noHeaders,
     withKind: args.args[0]?.includes(',') === true,
-    keepManagedFields: opts.showManagedFields || (mode === 'get' && opts.events && (opts.format === 'json' || opts.format === 'yaml')),
-    render: opts.render,
-  });
-  const toYAML = opts.format === 'yaml' ? (await import('../../printers/yaml.js')).toYAML : undefined;
+    keepManagedFields: o.showManagedFields || (mode === 'get' && opts.events && (o.format === 'json' || o.format === 'yaml')),
+    quiet: false,
+  }, io);
+  const toYAML = o.format === 'yaml' ? (await import('../../printers/yaml.js')).toYAML : undefined;
+  const render = o.template?.compiled?.type === 'value' ? o.template.compiled.run : undefined;
   let docs = 0;
-  const out = new OutputBuffer(io);
-  const text = (context: string | undefined, e: PrintedEvent): string => {
-    if (context === undefined || opts.format === 'table' || opts.format === 'wide') return printer.print(e);
-    const object = opts.showManagedFields ? e.object : stripManagedFields(e.object as Unstructured);
-    switch (opts.format) {
+  /** One event of a context, as text: the event marked with its context (tables: a column, printed by the printer). */
+  const text = (context: string, e: PrintedEvent): string => {
+    const object = o.showManagedFields ? e.object : stripManagedFields(e.object as Unstructured);
+    switch (o.format) {
       case 'name':
-        return prefixLines(printer.print(e), context);
+        return `${context}/${objectName(e.object as Unstructured, e.gk)}\n`;
       case 'jsonl':
         return jsonlEvent(context, e.type, object);
       case 'json':
@@ -52,7 +53,7 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
       case 'yaml':
         return (docs++ === 0 ? '' : '---\n') + toYAML!({ context, object, type: e.type });
       default:
-        return opts.render!({ context, type: e.type, object: e.object });
+        return render!({ context, type: e.type, object: e.object });
     }
   };
 
@@ -62,11 +63,11 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
     signal ??= sig;
     stop.abort();
   });
+  const label = (context: string, type: string) => (fleet.showContext ? `${context}/${type}` : type);
   const notices = new Map<string, ReturnType<typeof outageNotices>>();
   const noticesFor = (context: string, type: string) => {
-    const label = fleet.showContext ? `${context}/${type}` : type;
-    let n = notices.get(label);
-    if (!n) notices.set(label, (n = outageNotices(label, io, ctx.logger.enabled(1))));
+    let n = notices.get(label(context, type));
+    if (!n) notices.set(label(context, type), (n = outageNotices(label(context, type), { ...io, stderr: { write: (t: string) => printer.notice(t) } }, ctx.logger.enabled(1))));
     return n;
   };
   const result = await fleetWatch(fleet.contexts, fleet.open, {
@@ -78,28 +79,21 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
     maxEvents: opts.maxEvents,
     signal: stop.signal,
     onEvents: (context, events) => {
-      const label = fleet.showContext ? context : undefined;
-      const printed: PrintedEvent[] = events.map((e) => ({
-        type: e.type,
-        gk: e.gk,
-        object: table ? withLeadingColumns(e.object as Table, { context: label, withNamespace }) : e.object,
-      }));
-      out.write(table ? printer.printBlock(printed) : printed.map((e) => text(label, e)).join(''));
+      const c = fleet.showContext ? context : undefined;
+      if (table) printer.event(events.map((e) => ({ ...e, object: withLeadingColumns(e.object as Table, { context: c, withNamespace }) })));
+      else if (c === undefined) printer.event(events);
+      else printer.text(events.map((e) => text(c, e)).join(''));
     },
     onError: (context, e) => {
-      out.flush();
+      printer.notice(''); // the events so far first
       fleet.report(context, e);
     },
     onRetry: (context, r, s) => noticesFor(context, s.type).onRetry(r),
     onResume: (context, r, s) => noticesFor(context, s.type).onResume(r),
-    onGone: (context, s, e) => {
-      out.flush();
-      const label = fleet.showContext ? `${context}/${s.type}` : s.type;
-      io.stderr.write(`Warning: watch of ${label} ended: the resource type is no longer served (${oneLine(e.status.message ?? e.message)})\n`);
-    },
+    onGone: (context, s, e) => printer.notice(goneNotice(label(context, s.type), e)),
   });
   unlisten?.();
-  out.flush();
+  printer.end();
   if (signal !== undefined) return EXIT_FOR_SIGNAL[signal];
   return result.failures > 0 ? 1 : 0;
 }

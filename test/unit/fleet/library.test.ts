@@ -1,9 +1,10 @@
-// forEachContext (src/fleet/connect.ts), as a library user calls it: several local API servers and
+// forEachContext (src/connect-contexts.ts), as a library user calls it: several local API servers and
 // one kubeconfig; each context gets its own connection (its own server and token), results and
 // errors come back by context in the selection's order.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachContext, resolveContexts } from '../../../src/fleet/connect.js';
+import { forEachContext } from '../../../src/connect-contexts.js';
+import { resolveContexts } from '../../../src/fleet/contexts.js';
 import { startFleetEnv, type FleetEnv } from '../../support/fleet-env.js';
 
 let env: FleetEnv;
