@@ -33,13 +33,15 @@ export interface FleetEnvOptions {
   /** Per context: the kubeconfig context's namespace. */
   namespaces?: Record<string, string>;
   prefix?: string;
+  /** Use this directory (created by the caller) instead of a fresh temp dir; stop() leaves it. */
+  dir?: string;
 }
 
 export async function startFleetEnv(o: FleetEnvOptions): Promise<FleetEnv> {
   const servers = new Map<string, LocalApiServer>();
   const started = await Promise.all(o.contexts.map((name) => startServer({ tls: true, seed: 'demo', ...o.server, ...o.perServer?.[name] })));
   o.contexts.forEach((name, i) => servers.set(name, started[i]!));
-  const dir = mkdtempSync(join(tmpdir(), o.prefix ?? 'kdyn-fleet-'));
+  const dir = o.dir ?? mkdtempSync(join(tmpdir(), o.prefix ?? 'kdyn-fleet-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const down = o.down ?? [];
   const closedPort = down.length ? await freePort() : 0;
@@ -65,7 +67,7 @@ export async function startFleetEnv(o: FleetEnvOptions): Promise<FleetEnv> {
     kubeconfig,
     stop: async () => {
       await Promise.all([...servers.values()].map((s) => s.stop()));
-      rmSync(dir, { recursive: true, force: true });
+      if (!o.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
