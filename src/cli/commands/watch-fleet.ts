@@ -15,7 +15,7 @@ import { createPrinter } from '../../printers/index.js';
 import type { PrintedEvent } from '../../printers/watch.js';
 import { objectName } from '../../printers/name.js';
 import { goJSON } from '../../printers/json.js';
-import { goneNotice, outageNotices } from '../../printers/watch-notices.js';
+import { goneNotice } from '../../printers/watch-notices.js';
 import { fleetRequest } from '../fleet.js';
 import { fleetWatch } from '../../fleet/watch.js';
 import { jsonlEvent, withLeadingColumns } from '../../fleet/output.js';
@@ -36,6 +36,7 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
     withKind: args.args[0]?.includes(',') === true,
     keepManagedFields: o.showManagedFields || (mode === 'get' && opts.events && (o.format === 'json' || o.format === 'yaml')),
     quiet: false,
+    verbose: ctx.logger.enabled(1),
   }, io);
   const toYAML = o.format === 'yaml' ? (await import('../../printers/yaml.js')).toYAML : undefined;
   const render = o.template?.compiled?.type === 'value' ? o.template.compiled.run : undefined;
@@ -64,11 +65,13 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
     stop.abort();
   });
   const label = (context: string, type: string) => (fleet.showContext ? `${context}/${type}` : type);
-  const notices = new Map<string, ReturnType<typeof outageNotices>>();
-  const noticesFor = (context: string, type: string) => {
-    let n = notices.get(label(context, type));
-    if (!n) notices.set(label(context, type), (n = outageNotices(label(context, type), { ...io, stderr: { write: (t: string) => printer.notice(t) } }, ctx.logger.enabled(1))));
-    return n;
+  // The printer keeps outage notices apart per source: one per context and type, named `context/type`.
+  const sources = new Map<string, { type: string }>();
+  const sourceFor = (context: string, type: string) => {
+    const key = label(context, type);
+    let s = sources.get(key);
+    if (!s) sources.set(key, (s = { type: key }));
+    return s;
   };
   const result = await fleetWatch(fleet.contexts, fleet.open, {
     args: args.args,
@@ -88,8 +91,8 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
       printer.notice(''); // the events so far first
       fleet.report(context, e);
     },
-    onRetry: (context, r, s) => noticesFor(context, s.type).onRetry(r),
-    onResume: (context, r, s) => noticesFor(context, s.type).onResume(r),
+    onRetry: (context, r, s) => printer.retry(sourceFor(context, s.type), r),
+    onResume: (context, r, s) => printer.resume(sourceFor(context, s.type), r),
     onGone: (context, s, e) => printer.notice(goneNotice(label(context, s.type), e)),
   });
   unlisten?.();
