@@ -70,6 +70,7 @@ export async function fleetRequest(args: ParsedArgs, ctx: Context, o: { namespac
       createContext({ flags: { ...f, context, namespace: single, 'all-contexts': false }, explicit: args.explicit }, io, ctx.clock, ctx.logger, {
         discoveryTimeoutMs: ctx.discoveryTimeoutMs,
         warningPrefix: `context ${JSON.stringify(context)}: `,
+        merged: available.merged, // read once for every context
       }),
     report,
   };

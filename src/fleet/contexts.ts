@@ -4,6 +4,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import { loadMerged, selectFiles } from '../kubeconfig/merge.js';
+import type { MergedKubeconfig } from '../kubeconfig/types.js';
 import { parseContextSelector, selectContexts } from './select.js';
 
 export interface KubeconfigContexts {
@@ -12,6 +13,8 @@ export interface KubeconfigContexts {
   /** The kubeconfig files, for messages (`kubeconfig "a:b"`). */
   where: string;
   currentContext?: string;
+  /** The merged kubeconfig itself: handed to each context's connection, so the files are read once. */
+  merged: MergedKubeconfig;
 }
 
 /** The contexts of the merged kubeconfig (`--kubeconfig`, else $KUBECONFIG, else ~/.kube/config). */
@@ -19,7 +22,7 @@ export async function listContexts(o: { kubeconfig?: string; env: Record<string,
   const sel = selectFiles(o.kubeconfig || undefined, o.env, o.cwd, o.env.HOME || o.env.USERPROFILE || undefined);
   const merged = await loadMerged(sel);
   const where = merged.files.length ? `kubeconfig "${merged.files.map((f) => sel.shown.get(f) ?? f).join(':')}"` : 'the kubeconfig (no file loaded)';
-  return { names: [...merged.contexts.keys()], where, currentContext: merged.currentContext };
+  return { names: [...merged.contexts.keys()], where, currentContext: merged.currentContext, merged };
 }
 
 /**
