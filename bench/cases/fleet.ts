@@ -23,8 +23,9 @@ const CONTEXTS = Array.from({ length: CLUSTERS }, (_, i) => `c${i}`);
 const GET = ['get', 'namespaces', '--kubeconfig', KUBECONFIG];
 
 let servers: Promise<ChildProcess> | undefined;
+let child: ChildProcess | undefined;
 process.on('exit', () => {
-  void servers?.then((c) => c.kill('SIGKILL'));
+  child?.kill('SIGKILL'); // synchronously: an exit handler cannot wait
   rmSync(DIR, { recursive: true, force: true });
 });
 
@@ -32,13 +33,14 @@ process.on('exit', () => {
 async function prepare(): Promise<string | undefined> {
   servers ??= new Promise((resolve, reject) => {
     mkdirSync(DIR, { recursive: true });
-    const child = spawn(process.execPath, [SERVERS, DIR, String(CLUSTERS)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const c = spawn(process.execPath, [SERVERS, DIR, String(CLUSTERS)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = c;
     let err = '';
-    child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    child.stdout!.on('data', (b: Buffer) => {
-      if (b.toString().includes('ready')) resolve(child);
+    c.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    c.stdout!.on('data', (b: Buffer) => {
+      if (b.toString().includes('ready')) resolve(c);
     });
-    child.on('exit', (code) => reject(new Error(`fleet servers exited (${code}) before ready: ${err.trim().split('\n').pop() ?? ''}`)));
+    c.on('exit', (code) => reject(new Error(`fleet servers exited (${code}) before ready: ${err.trim().split('\n').pop() ?? ''}`)));
   });
   try {
     await servers;
