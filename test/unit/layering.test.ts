@@ -3,7 +3,7 @@
  * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
  *
  *   core ← kubeconfig, printers, startup ← transport, wait ← discovery, dynamic ← restmapper, watch
- *        ← apply ← (root: index.ts, connect.ts, the composition root) ← cli
+ *        ← apply ← fleet ← (root: index.ts, connect.ts, the composition root) ← cli
  * (wait reads JSONPath from printers; startup is the process tuning only the CLI uses.)
  *
  * A folder imports only the folders ALLOWED lists for it, and ALLOWED may only point down LAYERS: an
@@ -28,6 +28,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['discovery', 'dynamic'],
   ['restmapper', 'watch'],
   ['apply'],
+  ['fleet'],
   [ROOT],
   ['cli'],
 ];
@@ -45,8 +46,10 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   restmapper: ['core', 'discovery'],
   watch: ['core', 'dynamic'],
   apply: ['core', 'dynamic', 'restmapper', 'wait', 'watch'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
-  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', ROOT],
+  // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
+  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet', ROOT],
 };
 
 /** Known breaks of the table: `file -> folder`, with why it is still there. */
