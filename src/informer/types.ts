@@ -46,7 +46,7 @@ export interface InformerOptions<T> {
   labelSelector?: string;
   fieldSelector?: string;
   /** Named indexes beside the built-in `namespace` one (`byLabel('app')` or any function). */
-  indexers?: Record<string, IndexFunc<T>>;
+  indexers?: Record<string, IndexFunc<NoInfer<T>>>;
   /** Default resync period of the handlers (ms; 0 or unset: none). */
   resyncMs?: number;
   /** List page size (default 500). */
