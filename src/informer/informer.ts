@@ -38,7 +38,10 @@ type Phase = 'fresh' | 'relist' | 'watch';
 
 interface Registration<T> {
   handlers: EventHandlers<T>;
-  resync?: AbortController;
+  /** Resync period (ms), 0: none. */
+  resyncMs: number;
+  /** Aborted by remove(). */
+  removed: AbortController;
 }
 
 export class Informer<T extends KubeObject = Unstructured> {
@@ -103,32 +106,31 @@ export class Informer<T extends KubeObject = Unstructured> {
   // ---- handlers -----------------------------------------------------------------------------
 
   addEventHandler(handlers: EventHandlers<T>, options: HandlerOptions = {}): HandlerRegistration {
-    const reg: Registration<T> = { handlers };
+    const reg: Registration<T> = { handlers, resyncMs: options.resyncMs ?? this.options.resyncMs ?? 0, removed: new AbortController() };
     this.registrations.add(reg);
     for (const obj of this.store.list()) this.call(() => handlers.onAdd?.(obj, true));
-    const resyncMs = options.resyncMs ?? this.options.resyncMs;
-    if (resyncMs && resyncMs > 0) {
-      reg.resync = new AbortController();
-      void this.resyncLoop(reg, resyncMs, reg.resync.signal);
-    }
+    if (this.running) void this.resyncLoop(reg, this.running.signal);
     return {
       hasSynced: () => this.status.synced && this.registrations.has(reg),
       remove: () => {
-        reg.resync?.abort();
+        reg.removed.abort();
         this.registrations.delete(reg);
       },
     };
   }
 
-  private async resyncLoop(reg: Registration<T>, ms: number, signal: AbortSignal): Promise<void> {
+  /** While the informer runs (no timer left behind when it stops) and the handler is registered. */
+  private async resyncLoop(reg: Registration<T>, running: AbortSignal): Promise<void> {
+    if (reg.resyncMs <= 0) return;
+    const signal = AbortSignal.any([running, reg.removed.signal]);
     try {
       for (;;) {
-        await this.clock.sleep(ms, signal);
-        if (!this.status.synced || !this.running) continue;
+        await this.clock.sleep(reg.resyncMs, signal);
+        if (!this.status.synced) continue;
         for (const obj of this.store.list()) this.call(() => reg.handlers.onUpdate?.(obj, obj));
       }
     } catch {
-      // removed
+      // stopped or removed
     }
   }
 
@@ -187,6 +189,7 @@ export class Informer<T extends KubeObject = Unstructured> {
     if (this.running) return;
     const ac = new AbortController();
     this.running = ac;
+    for (const reg of this.registrations) void this.resyncLoop(reg, ac.signal);
     void this.run(ac.signal);
   }
 
