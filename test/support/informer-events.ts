@@ -9,6 +9,16 @@ import { keyOf, type KubeObject } from '../../src/informer/indexer.js';
 
 export interface EventRecord<T extends KubeObject> {
   lines: string[];
+  /**
+   * The events replayed in order: key -> resourceVersion. Equal to the server's state when the
+   * handlers saw every change, or a relist's coalesced equivalent.
+   */
+  state: Map<string, string>;
+  /**
+   * Events that contradict the ones before (an add of a key already there, an update or delete of
+   * one that is not, an update to an older or the same resourceVersion): a repeated or lost change.
+   */
+  anomalies: string[];
   /** The handlers to register (`informer.addEventHandler(record.handlers)`). */
   handlers: EventHandlers<T>;
   /** Resolves once `pred(lines)` holds; rejects after `guardMs` (default 60 s) naming `what`. */
@@ -25,17 +35,34 @@ export function recordEvents<T extends KubeObject>(opts: { initial?: boolean } =
   const poke = () => {
     for (const w of [...waits]) w();
   };
+  const state = new Map<string, string>();
+  const anomalies: string[] = [];
   const push = (line: string) => {
     lines.push(line);
     poke();
   };
+  /** Applies one event to `state`, noting what contradicts it. */
+  const replay = (line: string, key: string, next: string | undefined) => {
+    const had = state.get(key);
+    const isAdd = line.startsWith('add');
+    if (isAdd ? had !== undefined : had === undefined) anomalies.push(`${line} (state: ${had ?? 'absent'})`);
+    else if (next !== undefined && had !== undefined && !(Number(next) > Number(had))) anomalies.push(`${line} (not newer than ${had})`);
+    if (next === undefined) state.delete(key);
+    else state.set(key, next);
+    push(line);
+  };
   return {
     lines,
+    state,
+    anomalies,
     poke,
     handlers: {
-      onAdd: (o, initial) => push(`add ${keyOf(o)}${opts.initial && initial ? ' (initial)' : ''}`),
-      onUpdate: (old, o) => push(old === o ? `resync ${keyOf(o)}` : `update ${keyOf(o)} ${rv(old)}->${rv(o)}`),
-      onDelete: (o) => push(o instanceof DeletedFinalStateUnknown ? `delete? ${o.key} ${rv(o.obj)}` : `delete ${keyOf(o)}`),
+      onAdd: (o, initial) => replay(`add ${keyOf(o)}${opts.initial && initial ? ' (initial)' : ''}`, keyOf(o), rv(o)),
+      onUpdate: (old, o) => (old === o ? push(`resync ${keyOf(o)}`) : replay(`update ${keyOf(o)} ${rv(old)}->${rv(o)}`, keyOf(o), rv(o))),
+      onDelete: (o) => {
+        const key = o instanceof DeletedFinalStateUnknown ? o.key : keyOf(o);
+        replay(o instanceof DeletedFinalStateUnknown ? `delete? ${o.key} ${rv(o.obj)}` : `delete ${key}`, key, undefined);
+      },
     },
     until: (pred, what, guardMs = 60_000) =>
       new Promise<void>((resolve, reject) => {

@@ -136,6 +136,8 @@ test('a delete seen only through a relist (outage, watch history gone: 410) come
   const h = inf.health();
   assert.equal(h.relists, 1);
   assert.ok(h.failures >= 1);
+  assert.deepEqual(rec.anomalies, [], 'the relist-coalesced events replay to the server state');
+  assert.deepEqual([...rec.state].map(([key, v]) => `${key} ${v}`).sort(), await serverState(cms));
   assert.equal(h.state, 'watching');
   assert.deepEqual(storeState(inf), await serverState(cms));
   ac.abort();
@@ -165,6 +167,7 @@ test('watch streams cut every 3 events: every change reaches the handlers exactl
     }
     await rec.until((l) => l.length === expected.length, `${expected.length} events`);
     assert.deepEqual(rec.lines, expected);
+    assert.deepEqual(rec.anomalies, []);
     assert.deepEqual(storeState(inf), await serverState(cms));
     const watches = env.server.requestLog.slice(before).filter((r) => /watch=/.test(r.query)).length;
     assert.ok(watches >= 8, `the streams were cut and resumed (${watches} watch requests)`);
