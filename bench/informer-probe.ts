@@ -2,7 +2,8 @@
  * The informer side of the informer benchmarks (bench/cases/informer.ts), as its own process, so its
  * time and memory are its own: `node --expose-gc informer-probe.js NAMESPACE [REPORT_MS [digest]]` with
  * KUBECONFIG set. It loads kdyn as a user does (the package's entry point, dist/lib), starts an
- * informer on the ConfigMaps of NAMESPACE, prints `synced <objects>` once it has synced, and then,
+ * informer on the ConfigMaps of NAMESPACE, prints `synced <objects> <ms from start() to synced>
+ * <ms before start()>` once it has synced, and then,
  * with REPORT_MS, every REPORT_MS a line `report <json>`: events handled, heap after a GC, RSS, the
  * store's digest with `digest` (sha1 of its sorted `key resourceVersion` lines) and the informer's health.
  */
@@ -52,9 +53,11 @@ async function main(): Promise<void> {
     },
     onDelete: () => events++,
   });
+  const startedAt = performance.now();
   inf.start();
   await inf.waitForSync();
-  process.stdout.write(`synced ${inf.size}\n`);
+  // Objects, then the ms from start() to synced, then the ms before start() (loading kdyn, connect()).
+  process.stdout.write(`synced ${inf.size} ${Math.round(performance.now() - startedAt)} ${Math.round(startedAt)}\n`);
   const reportMs = Number(reportArg);
   if (!reportMs) {
     k.close();

@@ -10,8 +10,8 @@
  * - `informer-events-1k-heap`: the same run; the sample is that heap growth (KiB; target <= 2 MiB).
  * - `informer-soak` (opt-in, `--minutes N`, default 10): churn (50 writes a second: creates, updates,
  *   deletes) on 2,000 ConfigMaps, with a fault each minute in turn: watch streams closed every 50
- *   events, a server restart (watch history lost: 410, relist), a 10 s outage (connections refused),
- *   none. At the end of each minute the writes pause and the informer's store must equal the server's
+ *   events, a restart (down 5 s while the writes go on, back without its watch history: 410,
+ *   relist), a 10 s outage (connections refused, history kept: the watch resumes), none. At the end of each minute the writes pause and the informer's store must equal the server's
  *   (digests) within 30 s; the log line gives the time it took, the heap after a GC, RSS, the
  *   informer's requests that minute, relists and failures. The sample is the heap growth from the
  *   end of minute 2 to the end (KiB; target <= 4 MiB); a store out of step fails the run.
@@ -36,6 +36,8 @@ const EVENTS_SECONDS = 30;
 class Probe {
   readonly started = performance.now();
   syncedAt: number | undefined;
+  /** The probe's own figures: ms from start() to synced, and ms before start() (loading kdyn, connecting). */
+  syncFigures: { syncMs: number; loadMs: number } | undefined;
   readonly reports: Array<{ at: number; r: ProbeReport }> = [];
   private stderr = '';
   private exited = false;
@@ -51,7 +53,11 @@ class Probe {
       const lines = (partial + chunk).split('\n');
       partial = lines.pop()!;
       for (const line of lines) {
-        if (line.startsWith('synced ')) this.syncedAt = at;
+        if (line.startsWith('synced ')) {
+          this.syncedAt = at;
+          const [, , syncMs, loadMs] = line.split(' ').map(Number);
+          this.syncFigures = { syncMs: syncMs!, loadMs: loadMs! };
+        }
         else if (line.startsWith('report ')) this.reports.push({ at, r: JSON.parse(line.slice(7)) as ProbeReport });
       }
       this.wake();
@@ -145,7 +151,11 @@ async function syncRun(env: CaseEnv): Promise<CustomSample> {
   await probe.exitedPromise();
   const informerMs = performance.now() - probe.started;
   const getMs = await timed([KDYN_BIN, 'get', 'configmaps', '-n', 'bench', '-o', 'jsonl'], toolEnv);
-  env.log(`  informer synced ${SYNC_OBJECTS} objects: ${Math.round(probe.syncedAt! - probe.started)} ms to synced, ${Math.round(informerMs)} ms to exit; kdyn get -o jsonl ${Math.round(getMs)} ms`);
+  const f = probe.syncFigures!;
+  env.log(
+    `  informer: ${Math.round(informerMs)} ms start to exit (loading kdyn and connecting ${f.loadMs} ms, start() to synced ${f.syncMs} ms); ` +
+      `kdyn get -o jsonl ${Math.round(getMs)} ms; sync alone / get: ${(f.syncMs / getMs).toFixed(2)}x`,
+  );
   return { kdyn: informerMs, baseline: getMs };
 }
 
@@ -233,10 +243,17 @@ async function soakRun(env: CaseEnv): Promise<number> {
           await delay(100);
         }
       })();
-      if (fault === 'watch-close-50') server.faults.closeWatchesAfterEvents(50);
+      if (fault === 'watch-close-50') {
+        server.faults.closeWatchesAfterEvents(50);
+        server.watches.closeAll(); // the open stream too
+      }
       if (fault === 'restart') {
+        // Down for 5 s while the writes go on, then back without its watch history: 410, relist.
         await delay(20_000);
+        await server.stopListening();
+        await delay(5_000);
         server.restart();
+        await server.listenAgain();
       }
       if (fault === 'outage-10s') {
         await delay(20_000);

@@ -57,8 +57,8 @@ export class Informer<T extends KubeObject = Unstructured> {
   /** Signals of the consumers that started the informer; undefined: started without one (runs until stop()). */
   private consumers: Set<AbortSignal> | undefined = new Set();
   private phase: Phase = 'fresh';
-  /** Keys the current fresh list delivered (the rest of the store is gone). */
-  private seen = new Set<string>();
+  /** Keys the current fresh list delivered (the rest of the store is gone); undefined while the store was empty at its start. */
+  private seen: Set<string> | undefined;
   private lists = 0;
 
   constructor(
@@ -216,7 +216,7 @@ export class Informer<T extends KubeObject = Unstructured> {
     const restart = new Backoff(this.options.random);
     while (!signal.aborted) {
       this.phase = 'fresh';
-      this.seen = new Set();
+      this.seen = this.store.size > 0 ? new Set() : undefined;
       if (this.lists++ > 0) this.status.relists++;
       this.setHealth({ state: 'listing', unreachable: false });
       try {
@@ -264,7 +264,7 @@ export class Informer<T extends KubeObject = Unstructured> {
     }
     const obj = ev.object as unknown as T;
     const key = keyOf(obj);
-    if (this.phase === 'fresh') this.seen.add(key);
+    if (this.phase === 'fresh') this.seen?.add(key);
     if (ev.type === 'DELETED') {
       const old = this.store.delete(key);
       if (old) this.deleted(this.phase === 'watch' ? obj : new DeletedFinalStateUnknown(key, old));
@@ -285,14 +285,14 @@ export class Informer<T extends KubeObject = Unstructured> {
 
   /** A (re)list is complete: objects a fresh list did not deliver are gone. */
   private listed(): void {
-    if (this.phase === 'fresh') {
+    if (this.phase === 'fresh' && this.seen) {
       for (const key of this.store.keys()) {
         if (this.seen.has(key)) continue;
         const old = this.store.delete(key)!;
         this.deleted(new DeletedFinalStateUnknown(key, old));
       }
-      this.seen = new Set();
     }
+    this.seen = undefined;
     this.phase = 'watch';
     const firstSync = !this.status.synced;
     this.setHealth({ state: 'watching', synced: true, unreachable: false });
