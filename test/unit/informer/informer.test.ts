@@ -15,6 +15,7 @@ import { informer, type Informer } from '../../../src/informer/informer.js';
 import { InformerFactory } from '../../../src/informer/factory.js';
 import { byLabel, keyOf } from '../../../src/informer/indexer.js';
 import type { InformerHealth } from '../../../src/informer/types.js';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import { startServerEnv, type ServerEnv } from '../../support/server-env.js';
 import { recordEvents } from '../../support/informer-events.js';
 import { loadExchange } from '../../support/exchanges.js';
@@ -280,4 +281,20 @@ test('factory: one informer and one watch per resource, namespace and selectors,
   assert.ok(first.isRunning && selected.isRunning, 'consumer B still uses them');
   consumerB.abort();
   assert.ok(!first.isRunning && !selected.isRunning, 'stopped with the last consumer');
+});
+
+test('generic over T: a generated type (client-node V1ConfigMap) types the store and the handlers', async () => {
+  const { ns, cms } = await namespace();
+  await cms.create(cm('typed', {}, { k: 'v' }));
+  const inf = informer<V1ConfigMap>(cms, { clock: new FakeClock(), indexers: { k: (o) => Object.keys(o.data ?? {}) } });
+  const seen: string[] = [];
+  inf.addEventHandler({ onAdd: (o: V1ConfigMap) => seen.push(`${o.metadata?.name} ${o.data?.k}`) });
+  const ac = new AbortController();
+  inf.start(ac.signal);
+  await inf.waitForSync();
+  const got: V1ConfigMap | undefined = inf.get(`${ns}/typed`);
+  assert.equal(got?.data?.k, 'v');
+  assert.deepEqual(seen, ['typed v']);
+  assert.deepEqual(inf.byIndex('k', 'k').map((o) => o.metadata?.name), ['typed']);
+  ac.abort();
 });
