@@ -6,7 +6,7 @@
 import { test, describe, before, after } from 'node:test';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { connect, type Connection } from '../../src/dynamic/connect.js';
+import { connect, type Connection } from '../../src/connect.js';
 import { runControllerScenario } from '../support/controller-example.js';
 import { assertControllerRun } from '../support/controller-checks.js';
 import { installCrd } from './crd-fixtures.js';

@@ -11,7 +11,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect, type Connection } from '../../src/dynamic/connect.js';
+import { connect, type Connection } from '../../src/connect.js';
 import type { ResourceClient } from '../../src/dynamic/client.js';
 import type { Unstructured } from '../../src/core/unstructured.js';
 import { informer, type Informer } from '../../src/informer/informer.js';

@@ -6,7 +6,7 @@
  * the ConfigMaps and Notes on the server afterwards.
  */
 import { load } from 'js-yaml';
-import type { Connection } from '../../src/dynamic/connect.js';
+import type { Connection } from '../../src/connect.js';
 import type { Unstructured } from '../../src/core/unstructured.js';
 import { docBlock, runExample, type ExampleRun } from './readme-example.js';
 

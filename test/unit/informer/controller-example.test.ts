@@ -5,7 +5,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, type Connection } from '../../../src/dynamic/connect.js';
+import { connect, type Connection } from '../../../src/connect.js';
 import { startServerEnv, type ServerEnv } from '../../support/server-env.js';
 import { runControllerScenario } from '../../support/controller-example.js';
 import { assertControllerRun } from '../../support/controller-checks.js';

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '../../../src/core/clock.js';
-import { connect, type Connection } from '../../../src/dynamic/connect.js';
+import { connect, type Connection } from '../../../src/connect.js';
 import type { Unstructured } from '../../../src/core/unstructured.js';
 import type { ResourceClient } from '../../../src/dynamic/client.js';
 import { informer, type Informer } from '../../../src/informer/informer.js';
