@@ -20,6 +20,8 @@ export interface RunnerOptions {
   warmup: number;
   kubectl?: KubectlInfo;
   log: (line: string) => void;
+  /** `--minutes`, for soak cases. */
+  minutes?: number;
 }
 
 const RUN_TIMEOUT_MS = 180_000;
@@ -126,6 +128,7 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       cacheDir,
       tmp,
       kubectl: opts.kubectl?.path,
+      minutes: opts.minutes,
       toolEnv: (tool) => toolEnv(tool),
       log: opts.log,
       run: async (tool, args, runOpts) => {
@@ -153,7 +156,8 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       } catch (e) {
         return notReady((e as Error).message.split('\n')[0]!);
       }
-      const baselineLabel = c.baseline.kind === 'kubectl' ? ['kubectl', ...c.baseline.args(env)].join(' ') : c.baseline.kind;
+      const baselineLabel =
+        c.baseline.kind === 'kubectl' ? ['kubectl', ...c.baseline.args(env)].join(' ') : c.baseline.kind === 'node' ? c.baseline.args.join(' ') : c.baseline.kind;
       return customResult(base, { kdyn: c.description, baseline: baselineLabel }, samples);
     }
 

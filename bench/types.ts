@@ -49,6 +49,8 @@ export interface CaseEnv {
   tmp: string;
   /** The kubectl binary in use (undefined when none was found). */
   kubectl?: string;
+  /** `--minutes`, for soak cases (undefined: the case's default). */
+  minutes?: number;
   /**
    * Runs a tool once, untimed, with the case's environment (its HOME, KUBECONFIG): `kdyn` runs
    * bin/kdyn, `baseline` runs kubectl. For prepare/beforeRun hooks, e.g. to fill a cache. Like every

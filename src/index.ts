@@ -114,3 +114,29 @@ export { statusConditions, findCondition, hasCondition, type Condition, type Con
 export { readiness, type Readiness } from './apply/ready.js';
 export { waitReady, type WaitItem, type WaitOptions, type WaitOutcome } from './apply/wait.js';
 export { isApplyConflict, conflictSummary } from './apply/conflict.js';
+
+// Controllers: a shared informer (store, indexes, handlers, resync, health) over the watcher, and a work queue.
+export { Informer, informer } from './informer/informer.js';
+export { InformerFactory, informerKey, type SharedInformerOptions } from './informer/factory.js';
+export { Indexer, byNamespace, byLabel, keyOf, NAMESPACE_INDEX, type IndexFunc, type KubeObject } from './informer/indexer.js';
+export {
+  DeletedFinalStateUnknown,
+  finalState,
+  type EventHandlers,
+  type HandlerOptions,
+  type HandlerRegistration,
+  type InformerOptions,
+  type InformerHealth,
+  type InformerState,
+} from './informer/types.js';
+export { WorkQueue, type WorkQueueOptions } from './workqueue/queue.js';
+export { runWorkers, type ReconcileResult, type RunWorkersOptions } from './workqueue/workers.js';
+export {
+  exponentialRateLimiter,
+  tokenBucketRateLimiter,
+  maxOfRateLimiter,
+  defaultControllerRateLimiter,
+  type RateLimiter,
+  type ExponentialOptions,
+  type TokenBucketOptions,
+} from './workqueue/rate-limiters.js';

@@ -14,10 +14,15 @@ import { repoRoot } from './cli.js';
 
 /** The one ```ts block of README.md that contains `marker` (a line of the example, verbatim). */
 export function readmeExample(marker: string): string {
-  const readme = readFileSync(join(repoRoot(), 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  return docBlock('README.md', 'ts', marker);
+}
+
+/** The one ```lang block of `file` (relative to the repository) that contains `marker`. */
+export function docBlock(file: string, lang: string, marker: string): string {
+  const text = readFileSync(join(repoRoot(), file), 'utf8');
+  const blocks = [...text.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]!);
   const found = blocks.filter((b) => b.includes(marker));
-  if (found.length !== 1) throw new Error(`README.md has ${found.length} TypeScript examples containing ${JSON.stringify(marker)}, expected 1`);
+  if (found.length !== 1) throw new Error(`${file} has ${found.length} ${lang} blocks containing ${JSON.stringify(marker)}, expected 1`);
   return found[0]!;
 }
 
@@ -36,6 +41,8 @@ export interface ExampleOptions {
   onLine?: (line: string) => void;
   /** Hang guard: killed after this long (default 60 s). */
   timeoutMs?: number;
+  /** Sends the example SIGTERM when aborted (a long-running example, such as a controller). */
+  stop?: AbortSignal;
 }
 
 /** Runs a README example (TypeScript, top-level await) as an ES module script. */
@@ -57,5 +64,6 @@ export function runExample(source: string, o: ExampleOptions): Promise<ExampleRu
     for (const line of lines) o.onLine?.(line);
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  o.stop?.addEventListener('abort', () => child.kill('SIGTERM'), { once: true });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err })));
 }

@@ -2,9 +2,10 @@
  * The layering of src/, stated once: which folder may import which. Every relative import of every
  * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
  *
- *   core ← kubeconfig, printers, startup ← transport, wait ← discovery, dynamic ← restmapper, watch
- *        ← apply ← fleet ← (root: index.ts, connect.ts, the composition root) ← cli
- * (wait reads JSONPath from printers; startup is the process tuning only the CLI uses.)
+ *   core ← kubeconfig, printers, startup, workqueue ← transport, wait ← discovery, dynamic ← restmapper, watch
+ *        ← apply, informer ← fleet ← (root: index.ts, connect.ts, the composition root) ← cli
+ * (wait reads JSONPath from printers; startup is the process tuning only the CLI uses; informer and
+ * workqueue are the library's controller machinery; fleet fans one context's work out over several.)
  *
  * A folder imports only the folders ALLOWED lists for it, and ALLOWED may only point down LAYERS: an
  * import the table does not list fails, and so does a table entry that points up (or sideways). A
@@ -23,11 +24,11 @@ const ROOT = '(root)';
 /** Bottom to top: a layer may import only from layers below it. */
 const LAYERS: readonly (readonly string[])[] = [
   ['core'],
-  ['kubeconfig', 'printers', 'startup'],
+  ['kubeconfig', 'printers', 'startup', 'workqueue'],
   ['transport', 'wait'],
   ['discovery', 'dynamic'],
   ['restmapper', 'watch'],
-  ['apply'],
+  ['apply', 'informer'],
   ['fleet'],
   [ROOT],
   ['cli'],
@@ -40,15 +41,17 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   wait: ['core', 'printers'],
   printers: ['core'],
   startup: ['core'],
+  workqueue: ['core'],
   transport: ['core', 'kubeconfig'],
   discovery: ['core', 'transport'],
   dynamic: ['core', 'transport'],
   restmapper: ['core', 'discovery'],
   watch: ['core', 'dynamic'],
   apply: ['core', 'dynamic', 'restmapper', 'wait', 'watch'],
+  informer: ['core', 'dynamic', 'watch'],
   // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
   fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet'],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'informer', 'workqueue', 'fleet'],
   cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet', ROOT],
 };
 
