@@ -9,7 +9,7 @@ export { connect, type ConnectOptions, type Connection } from './dynamic/connect
 // The dynamic client.
 export { DynamicClient, ResourceClient, TABLE_ACCEPT, JSON_ACCEPT, normalizeList, parseWarningHeaders } from './dynamic/client.js';
 export type { DynamicClientOptions, ResourceScope } from './dynamic/client.js';
-export type { Unstructured, UnstructuredList, ObjectMeta, ListMeta } from './core/unstructured.js';
+export type { Unstructured, UnstructuredList, ObjectList, ObjectMeta, ListMeta, TypedKind } from './core/unstructured.js';
 export type { Table, TableColumnDefinition, TableRow } from './core/table.js';
 export type {
   IncludeObject,

@@ -234,7 +234,8 @@ class Generator {
       const ps = props[p];
       const type = fixed?.get(p) ?? this.typeOf(ps, schemas, `${hint}${pascal(p)}`);
       const optional = fixed?.has(p) ? '' : required.has(p) ? '' : '?';
-      lines.push(`${jsdoc(isObject(ps) ? ps : {}, '  ')}  ${propertyKey(p)}${optional}: ${type};`);
+      // A kind's apiVersion, kind and metadata go without the server's boilerplate descriptions (CRD files have none).
+      lines.push(`${fixed?.has(p) || !isObject(ps) ? '' : jsdoc(ps, '  ')}  ${propertyKey(p)}${optional}: ${type};`);
     }
     // Extra keys (preserved unknown fields, additionalProperties next to properties): an open record.
     if (s['x-kubernetes-preserve-unknown-fields'] === true || (s.additionalProperties !== undefined && s.additionalProperties !== false)) {

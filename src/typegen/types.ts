@@ -9,7 +9,8 @@ import type { DiscoverySnapshot } from '../discovery/types.js';
 import type { RESTMapper } from '../restmapper/types.js';
 import type { OpenApiV3 } from '../openapi/v3.js';
 import { apiVersionOf, compareKinds, generateModule, kindMap, type GenerateOptions, type KindSource } from './generate.js';
-import { kindFromDocument } from './sources.js';
+import { kindFromDocument, kindsFromCrd } from './sources.js';
+import { decodeManifests, describeOrigin, ManifestError } from '../apply/manifests.js';
 
 export interface ServerKindsDeps {
   mapper: RESTMapper;
@@ -60,6 +61,18 @@ function groupKinds(snap: DiscoverySnapshot, names: readonly string[]): GroupVer
     }
   }
   return out;
+}
+
+/**
+ * The kinds of every CustomResourceDefinition in a manifest file's text (YAML or JSON, several
+ * documents, `kind: List`), each served version; other objects are ignored. No server involved.
+ */
+export function kindsFromCrdManifests(text: string, source: string): KindSource[] {
+  const { manifests, problems } = decodeManifests(text, source);
+  if (problems.length) throw new ManifestError(problems);
+  const crds = manifests.filter((m) => m.object.kind === 'CustomResourceDefinition' && String(m.object.apiVersion).startsWith('apiextensions.k8s.io/'));
+  if (!crds.length) throw new KdynError(`${JSON.stringify(source)}: no CustomResourceDefinition in it`);
+  return crds.flatMap((m) => kindsFromCrd(m.object, describeOrigin(m))).sort(compareKinds);
 }
 
 /** One file per group-version (`apps.v1.ts`, `core.v1.ts`) plus `index.ts` with `KindMap` and `kinds`. */
