@@ -11,8 +11,9 @@ export interface ObjectMeta {
   uid?: string;
   resourceVersion?: string;
   generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
+  /** null in the templates of workloads (Go marshals a zero time as null). */
+  creationTimestamp?: string | null;
+  deletionTimestamp?: string | null;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   ownerReferences?: Array<Record<string, unknown>>;

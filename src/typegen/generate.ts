@@ -48,6 +48,17 @@ const IMPORTED: Readonly<Record<string, string>> = {
 };
 
 const REF_PREFIX = '#/components/schemas/';
+const ZERO_IS_NULL = new Set(['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime']);
+/**
+ * Built-in fields the server writes as null although their schema is not nullable: Go slices without
+ * `omitempty` marshal nil as null (an aggregated ClusterRole's `rules`, an EndpointSlice without
+ * endpoints). Found by test/real/types.test.ts.
+ */
+const NIL_SLICES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['io.k8s.api.rbac.v1.ClusterRole', new Set(['rules'])],
+  ['io.k8s.api.rbac.v1.Role', new Set(['rules'])],
+  ['io.k8s.api.discovery.v1.EndpointSlice', new Set(['endpoints'])],
+]);
 
 interface Decl {
   name: string;
@@ -116,7 +127,7 @@ class Generator {
       ['metadata', this.use('ObjectMeta')],
     ]);
     const header = `${typeof s.description === 'string' ? `${s.description}\n\n` : ''}apiVersion \`${apiVersionOf(k)}\`, kind \`${k.kind}\`.`;
-    decl.text = this.interfaceText(decl.name, { ...s, description: header }, k.schemas, decl.name, fixed);
+    decl.text = this.interfaceText(decl.name, { ...s, description: header }, k.schemas, decl.name, fixed, NIL_SLICES.get(k.schemaName));
   }
 
   private use(name: string): string {
@@ -145,7 +156,9 @@ class Generator {
   typeOf(s: unknown, schemas: KindSource['schemas'], hint: string): string {
     if (!isObject(s)) return 'unknown';
     const t = this.baseType(s, schemas, hint);
-    return s.nullable === true && t !== 'unknown' && !/\bnull$/.test(t) ? `${t} | null` : t;
+    // An enum is checked even when nullable (the API server rejects a null that the enum does not list).
+    const nullable = s.nullable === true && !Array.isArray(s.enum);
+    return nullable && t !== 'unknown' && !/\bnull$/.test(t) ? `${t} | null` : t;
   }
 
   private baseType(s: Schema, schemas: KindSource['schemas'], hint: string): string {
@@ -190,8 +203,10 @@ class Generator {
     if (!name) return 'unknown';
     const imported = IMPORTED[name];
     if (imported) return this.use(imported);
-    const target = schemas[name];
-    if (!isObject(target)) return 'unknown';
+    const declared = schemas[name];
+    if (!isObject(declared)) return 'unknown';
+    // Go marshals a zero metav1.Time as null (creationTimestamp in pod templates), whatever the schema says.
+    const target = ZERO_IS_NULL.has(name) ? { ...declared, nullable: true } : declared;
     const key = `ref\0${name}\0${canonical(target)}`;
     const known = this.byKey.get(key);
     if (known) return known.name;
@@ -199,7 +214,7 @@ class Generator {
     const short = segments.at(-1)!;
     const decl = this.reserve(short, segments.length >= 3 ? `${segments.at(-3)}${segments.at(-2)}` : '');
     this.byKey.set(key, decl);
-    decl.text = this.namedText(decl.name, target, schemas);
+    decl.text = this.namedText(decl.name, target, schemas, NIL_SLICES.get(name));
     return decl.name;
   }
 
@@ -214,15 +229,15 @@ class Generator {
   }
 
   /** A referenced schema: an interface when it has properties, else a type alias. */
-  private namedText(name: string, s: Schema, schemas: KindSource['schemas']): string {
+  private namedText(name: string, s: Schema, schemas: KindSource['schemas'], nilSlices?: ReadonlySet<string>): string {
     if (isObject(s.properties) && Object.keys(s.properties).length && (s.type === 'object' || s.type === undefined)) {
-      return this.interfaceText(name, s, schemas, name);
+      return this.interfaceText(name, s, schemas, name, undefined, nilSlices);
     }
     const t = this.typeOf(s, schemas, name);
     return `${jsdoc(s, '')}export type ${name} = ${t};`;
   }
 
-  private interfaceText(name: string, s: Schema, schemas: KindSource['schemas'], hint: string, fixed?: ReadonlyMap<string, string>): string {
+  private interfaceText(name: string, s: Schema, schemas: KindSource['schemas'], hint: string, fixed?: ReadonlyMap<string, string>, nilSlices?: ReadonlySet<string>): string {
     const props = isObject(s.properties) ? s.properties : {};
     const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
     const names = [...new Set([...Object.keys(props), ...(fixed?.keys() ?? [])])];
@@ -231,7 +246,7 @@ class Generator {
     names.sort((a, b) => order(a) - order(b) || cmp(a, b));
     const lines: string[] = [];
     for (const p of names) {
-      const ps = props[p];
+      const ps = nilSlices?.has(p) && isObject(props[p]) ? { ...props[p], nullable: true } : props[p];
       const type = fixed?.get(p) ?? this.typeOf(ps, schemas, `${hint}${pascal(p)}`);
       const optional = fixed?.has(p) ? '' : required.has(p) ? '' : '?';
       // A kind's apiVersion, kind and metadata go without the server's boilerplate descriptions (CRD files have none).

@@ -45,7 +45,7 @@ describe('generated declarations (from the CRD file)', () => {
       "  mode: 'Fast' | 'Slow' | 'it\\'s';",
       '  port?: number | string;',
       '  ratio?: number | null;',
-      "  choice?: 'a' | 'b' | null;",
+      "  choice?: 'a' | 'b';",
       '  tags?: string[];',
       '  matrix?: Array<number[]>;',
       '  labels?: Record<string, string>;',
