@@ -4,7 +4,9 @@
  */
 
 // Connecting: kubeconfig -> transport -> cached discovery -> RESTMapper -> dynamic client.
-export { connect, type ConnectOptions, type Connection } from './dynamic/connect.js';
+export { connect, type ConnectOptions, type Connection } from './connect.js';
+// Handles by name, typed kind or object (`k.resource<CronTab>('crontabs')`, `k.kind(kinds[...])`, `k.for(obj)`).
+export { createHandles, type Handles, type HandleDeps, type HandleOptions, type KubeObject } from './handles.js';
 
 // The dynamic client.
 export { DynamicClient, ResourceClient, TABLE_ACCEPT, JSON_ACCEPT, normalizeList, parseWarningHeaders } from './dynamic/client.js';
@@ -27,6 +29,12 @@ export type {
 } from './dynamic/types.js';
 export { PATCH_CONTENT_TYPES } from './dynamic/types.js';
 export { resourcePath, pathSegmentProblem, InvalidPathSegmentError, type ResourcePath } from './dynamic/url.js';
+
+// Types from the server's OpenAPI v3 or from CRD manifests (`kdyn types`), and the check of required fields.
+export { createOpenApiV3, documentKey, type OpenApiV3, type OpenApiV3Options, type OpenApiDocument } from './openapi/v3.js';
+export { generateModule, type KindSource, type GenerateOptions } from './typegen/generate.js';
+export { generateFiles, kindsFromServer, kindsFromCrdManifests, type ServerKindsDeps } from './typegen/types.js';
+export { kindFromDocument, kindsFromCrd, missingRequired } from './typegen/sources.js';
 
 // Watching: a Reflector-style watcher (list, watch, resume, relist on 410) as an async iterator.
 export { Watcher, watch, WatchProtocolError } from './watch/watcher.js';

@@ -14,7 +14,7 @@ import { SKIP_REAL, startRealEnv, type RealEnv } from './real-helpers.js';
 import { installCrd, WIDGETS_CRD } from './crd-fixtures.js';
 import { fixturesDir } from '../support/exchanges.js';
 import { compileStrict, haveDeclarations, DECLARATIONS } from '../support/tsc-strict.js';
-import { connect, type Connection } from '../../src/dynamic/connect.js';
+import { connect, type Connection } from '../../src/connect.js';
 import { createOpenApiV3 } from '../../src/openapi/v3.js';
 import { generateFiles, kindsFromServer } from '../../src/typegen/types.js';
 import { apiVersionOf } from '../../src/typegen/generate.js';

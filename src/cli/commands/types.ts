@@ -43,16 +43,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
 }
 
 async function fromServer(names: readonly string[], all: boolean, ctx: Context): Promise<KindSource[]> {
-  const [config, transport, mapper, discovery, { createOpenApiV3 }] = await Promise.all([ctx.restConfig(), ctx.transport(), ctx.mapper(), ctx.discovery(), import('../../openapi/v3.js')]);
-  const openapi = createOpenApiV3({
-    transport,
-    server: config.server,
-    cacheDir: ctx.flags['cache-dir'] as string | undefined,
-    env: ctx.io.env,
-    clock: ctx.clock,
-    logger: ctx.logger,
-    timeoutMs: ctx.discoveryTimeoutMs,
-  });
+  const [mapper, discovery, openapi] = await Promise.all([ctx.mapper(), ctx.discovery(), ctx.openapi()]);
   const kinds = await kindsFromServer({ mapper, snapshot: () => discovery.snapshot(), openapi }, names, all);
   await ctx.flush();
   return kinds;

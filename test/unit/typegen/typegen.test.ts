@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { startServer, type LocalApiServer } from '../../support/apiserver/server.js';
 import { fixturesDir } from '../../support/exchanges.js';
-import { connect, type Connection } from '../../../src/dynamic/connect.js';
+import { connect, type Connection } from '../../../src/connect.js';
 import { createOpenApiV3, type OpenApiV3 } from '../../../src/openapi/v3.js';
 import { generateModule } from '../../../src/typegen/generate.js';
 import { missingRequired } from '../../../src/typegen/sources.js';
