@@ -11,6 +11,7 @@
  *   declared once and shared;
  * - `required` -> non-optional properties; `enum` -> a union of literals; `nullable` -> `| null`;
  *   `x-kubernetes-int-or-string` (and `format: int-or-string`) -> `number | string`;
+ *   `x-kubernetes-embedded-resource` -> apiVersion, kind and metadata declared (as the server publishes it);
  *   `x-kubernetes-preserve-unknown-fields` -> an index signature `[key: string]: unknown` (the whole
  *   type when there are no properties); `additionalProperties` -> `Record<string, T>`; `allOf` ->
  *   an intersection (one `$ref`, as the server wraps references, is that type); `oneOf`/`anyOf` of a
@@ -59,6 +60,9 @@ const NIL_SLICES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['io.k8s.api.rbac.v1.Role', new Set(['rules'])],
   ['io.k8s.api.discovery.v1.EndpointSlice', new Set(['endpoints'])],
 ]);
+
+/** A kind's (or an embedded object's) apiVersion, kind and metadata: their types set, not read from the schema. */
+type Fixed = ReadonlyMap<string, { type: string; optional: boolean }>;
 
 interface Decl {
   name: string;
@@ -121,10 +125,10 @@ class Generator {
   renderKind(k: KindSource, decl: Decl): void {
     const schema = k.schemas[k.schemaName];
     const s: Schema = isObject(schema) ? schema : {};
-    const fixed = new Map<string, string>([
-      ['apiVersion', quote(apiVersionOf(k))],
-      ['kind', quote(k.kind)],
-      ['metadata', this.use('ObjectMeta')],
+    const fixed: Fixed = new Map([
+      ['apiVersion', { type: quote(apiVersionOf(k)), optional: false }],
+      ['kind', { type: quote(k.kind), optional: false }],
+      ['metadata', { type: this.use('ObjectMeta'), optional: false }],
     ]);
     const header = `${typeof s.description === 'string' ? `${s.description}\n\n` : ''}apiVersion \`${apiVersionOf(k)}\`, kind \`${k.kind}\`.`;
     decl.text = this.interfaceText(decl.name, { ...s, description: header }, k.schemas, decl.name, fixed, NIL_SLICES.get(k.schemaName));
@@ -188,7 +192,8 @@ class Generator {
         return arrayOf(this.typeOf(s.items, schemas, hint));
       case 'object':
       case undefined: {
-        if (isObject(s.properties) && Object.keys(s.properties).length) return this.inlineInterface(s, schemas, hint);
+        const embedded = s['x-kubernetes-embedded-resource'] === true;
+        if (embedded || (isObject(s.properties) && Object.keys(s.properties).length)) return this.inlineInterface(s, schemas, hint);
         if (isObject(s.additionalProperties)) return `Record<string, ${this.typeOf(s.additionalProperties, schemas, hint)}>`;
         if (s.type === 'object' || preserve || s.additionalProperties === true) return '{ [key: string]: unknown }';
         return 'unknown';
@@ -237,7 +242,18 @@ class Generator {
     return `${jsdoc(s, '')}export type ${name} = ${t};`;
   }
 
-  private interfaceText(name: string, s: Schema, schemas: KindSource['schemas'], hint: string, fixed?: ReadonlyMap<string, string>, nilSlices?: ReadonlySet<string>): string {
+  private interfaceText(name: string, s: Schema, schemas: KindSource['schemas'], hint: string, kindFields?: Fixed, nilSlices?: ReadonlySet<string>): string {
+    // An embedded object (x-kubernetes-embedded-resource) has apiVersion, kind and metadata, as the API
+    // server publishes it (a CRD file does not spell them out).
+    const fixed: Fixed | undefined =
+      kindFields ??
+      (s['x-kubernetes-embedded-resource'] === true
+        ? new Map([
+            ['apiVersion', { type: 'string', optional: false }],
+            ['kind', { type: 'string', optional: false }],
+            ['metadata', { type: this.use('ObjectMeta'), optional: true }],
+          ])
+        : undefined);
     const props = isObject(s.properties) ? s.properties : {};
     const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
     const names = [...new Set([...Object.keys(props), ...(fixed?.keys() ?? [])])];
@@ -247,8 +263,9 @@ class Generator {
     const lines: string[] = [];
     for (const p of names) {
       const ps = nilSlices?.has(p) && isObject(props[p]) ? { ...props[p], nullable: true } : props[p];
-      const type = fixed?.get(p) ?? this.typeOf(ps, schemas, `${hint}${pascal(p)}`);
-      const optional = fixed?.has(p) ? '' : required.has(p) ? '' : '?';
+      const f = fixed?.get(p);
+      const type = f?.type ?? this.typeOf(ps, schemas, `${hint}${pascal(p)}`);
+      const optional = f ? (f.optional ? '?' : '') : required.has(p) ? '' : '?';
       // A kind's apiVersion, kind and metadata go without the server's boilerplate descriptions (CRD files have none).
       lines.push(`${fixed?.has(p) || !isObject(ps) ? '' : jsdoc(ps, '  ')}  ${propertyKey(p)}${optional}: ${type};`);
     }

@@ -16,8 +16,8 @@ import { fixturesDir } from '../support/exchanges.js';
 import { compileStrict, haveDeclarations, DECLARATIONS } from '../support/tsc-strict.js';
 import { connect, type Connection } from '../../src/connect.js';
 import { createOpenApiV3 } from '../../src/openapi/v3.js';
-import { generateFiles, kindsFromServer } from '../../src/typegen/types.js';
-import { apiVersionOf } from '../../src/typegen/generate.js';
+import { generateFiles, kindsFromCrdManifests, kindsFromServer } from '../../src/typegen/types.js';
+import { apiVersionOf, generateModule } from '../../src/typegen/generate.js';
 import { missingRequired } from '../../src/typegen/sources.js';
 import { systemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/log.js';
@@ -60,6 +60,16 @@ describe('generated types hold for what a real kube-apiserver serves', { skip: S
   after(async () => {
     k?.close();
     await env?.stop();
+  });
+
+  test('kdyn types on the real server: the served version from its /openapi/v3; a warm run makes one request', async () => {
+    const cold = await env.kdyn(['types', 'gdg']);
+    assert.equal(cold.code, 0, cold.err);
+    const fromFile = generateModule(kindsFromCrdManifests(readFileSync(join(fixturesDir(), 'typegen', 'gadgets-crd.yaml'), 'utf8'), 'crd').filter((x) => x.version === 'v1'));
+    assert.equal(cold.out, fromFile);
+    const warm = await env.kdyn(['types', 'gdg', '-v', '6']);
+    assert.equal(warm.out, cold.out);
+    assert.deepEqual(warm.err.match(/GET https:\/\/\S+/g)?.map((u) => new URL(u.slice(4)).pathname), ['/openapi/v3']);
   });
 
   test('every served kind: listed objects type-check as the generated type and hold its required fields', async (t) => {

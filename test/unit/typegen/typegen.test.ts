@@ -61,8 +61,12 @@ describe('generated declarations (from the CRD file)', () => {
 
   test('x-kubernetes-preserve-unknown-fields: an open record, or an index signature next to the known properties', () => {
     assert.match(block('GadgetSpec'), /^ {2}config\?: \{ \[key: string\]: unknown \};$/m);
-    assert.match(block('GadgetSpec'), /^ {2}template\?: \{ \[key: string\]: unknown \};$/m);
     assert.equal(block('GadgetSpecExtra'), '  known?: string;\n  [key: string]: unknown;');
+  });
+
+  test('x-kubernetes-embedded-resource: apiVersion and kind required, metadata as ObjectMeta, as the API server publishes it', () => {
+    assert.match(block('GadgetSpec'), /^ {2}template\?: GadgetSpecTemplate;$/m);
+    assert.equal(block('GadgetSpecTemplate'), '  apiVersion: string;\n  kind: string;\n  metadata?: ObjectMeta;\n  [key: string]: unknown;');
   });
 
   test('a nested schema that repeats is one named type', () => {
