@@ -311,6 +311,7 @@ export function pascal(s: string): string {
 }
 
 function safeName(s: string): string {
+  if (IDENT.test(s)) return s; // Kinds and schema names as they are (an index refers to them by Kind)
   const p = pascal(s) || 'Unnamed';
   return /^[0-9]/.test(p) ? `_${p}` : p;
 }
