@@ -5,6 +5,8 @@
 
 // Connecting: kubeconfig -> transport -> cached discovery -> RESTMapper -> dynamic client.
 export { connect, type ConnectOptions, type Connection } from './connect.js';
+// Handles by name, typed kind or object (`k.resource<CronTab>('crontabs')`, `k.kind(kinds[...])`, `k.for(obj)`).
+export { createHandles, type Handles, type HandleDeps, type HandleOptions, type KubeObject } from './handles.js';
 
 // Fleets: several kubeconfig contexts at once (`'east,west'`, `'prod-*'`, all): a connection per
 // context, one function per connection, results and errors by context (docs/fleet.md).
@@ -17,7 +19,7 @@ export { withLeadingColumns, jsonlRecord, jsonlEvent, contextList, prefixLines }
 // The dynamic client.
 export { DynamicClient, ResourceClient, TABLE_ACCEPT, JSON_ACCEPT, normalizeList, parseWarningHeaders } from './dynamic/client.js';
 export type { DynamicClientOptions, ResourceScope } from './dynamic/client.js';
-export type { Unstructured, UnstructuredList, ObjectMeta, ListMeta } from './core/unstructured.js';
+export type { Unstructured, UnstructuredList, ObjectList, ObjectMeta, ListMeta, TypedKind } from './core/unstructured.js';
 export type { Table, TableColumnDefinition, TableRow } from './core/table.js';
 export type {
   IncludeObject,
@@ -35,6 +37,12 @@ export type {
 } from './dynamic/types.js';
 export { PATCH_CONTENT_TYPES } from './dynamic/types.js';
 export { resourcePath, pathSegmentProblem, InvalidPathSegmentError, type ResourcePath } from './dynamic/url.js';
+
+// Types from the server's OpenAPI v3 or from CRD manifests (`kdyn types`), and the check of required fields.
+export { createOpenApiV3, documentKey, type OpenApiV3, type OpenApiV3Options, type OpenApiDocument } from './openapi/v3.js';
+export { generateModule, type KindSource, type GenerateOptions } from './typegen/generate.js';
+export { generateFiles, kindsFromServer, kindsFromCrdManifests, type ServerKindsDeps } from './typegen/types.js';
+export { kindFromDocument, kindsFromCrd, missingRequired } from './typegen/sources.js';
 
 // Watching: a Reflector-style watcher (list, watch, resume, relist on 410) as an async iterator.
 export { Watcher, watch, WatchProtocolError } from './watch/watcher.js';

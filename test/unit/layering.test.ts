@@ -2,10 +2,12 @@
  * The layering of src/, stated once: which folder may import which. Every relative import of every
  * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
  *
- *   core ← kubeconfig, printers, startup, workqueue ← transport, wait ← discovery, dynamic ← restmapper, watch
- *        ← apply, informer ← fleet ← (root: index.ts, connect.ts, the composition root) ← cli
+ *   core ← kubeconfig, printers, startup, workqueue ← transport, wait ← discovery, dynamic ← restmapper,
+ *        watch, openapi ← apply, informer ← fleet, typegen ← (root: index.ts, connect.ts, the composition
+ *        root) ← cli
  * (wait reads JSONPath from printers; startup is the process tuning only the CLI uses; informer and
- * workqueue are the library's controller machinery; fleet fans one context's work out over several.)
+ * workqueue are the library's controller machinery; fleet fans one context's work out over several;
+ * typegen makes TypeScript from openapi's schemas.)
  *
  * A folder imports only the folders ALLOWED lists for it, and ALLOWED may only point down LAYERS: an
  * import the table does not list fails, and so does a table entry that points up (or sideways). A
@@ -27,9 +29,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['kubeconfig', 'printers', 'startup', 'workqueue'],
   ['transport', 'wait'],
   ['discovery', 'dynamic'],
-  ['restmapper', 'watch'],
+  ['restmapper', 'watch', 'openapi'],
   ['apply', 'informer'],
-  ['fleet'],
+  ['fleet', 'typegen'],
   [ROOT],
   ['cli'],
 ];
@@ -47,12 +49,14 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   dynamic: ['core', 'transport'],
   restmapper: ['core', 'discovery'],
   watch: ['core', 'dynamic'],
+  openapi: ['core', 'transport', 'discovery'],
+  typegen: ['core', 'discovery', 'restmapper', 'openapi', 'apply'],
   apply: ['core', 'dynamic', 'restmapper', 'wait', 'watch'],
   informer: ['core', 'dynamic', 'watch'],
   // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
   fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'informer', 'workqueue', 'fleet'],
-  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet', ROOT],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', ROOT],
 };
 
 /** Known breaks of the table: `file -> folder`, with why it is still there. */
