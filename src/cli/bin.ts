@@ -20,6 +20,10 @@ const io: IO = {
   get stdinIsTTY() {
     return isatty(0);
   },
+  get stdoutIsTTY() {
+    return isatty(1);
+  },
+  openScreen: async () => (await import('./terminal.js')).openTerminal(io.stdout),
   env: process.env,
   cwd: process.cwd(),
   onSignal(listener) {

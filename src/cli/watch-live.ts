@@ -1,0 +1,108 @@
+/**
+ * `kdyn watch --live` (the default for a table on a terminal): when the watch draws the live view
+ * (src/live/view.ts) instead of appending rows, and the view wired to the watch's hooks.
+ *
+ * Live when stdout is a terminal that can move its cursor (TERM set and not `dumb`) and the output
+ * is a table (`-o wide` included, not with --for); `--live` insists (a usage error where it cannot
+ * be), `--no-live` appends as before. `kdyn get -w` always appends, as kubectl. NO_COLOR: no
+ * attributes (changes unmarked, deleted rows go at once). The stderr notices of the appending
+ * output (an outage and its end, a type gone, a relist from --resource-version) become the header's
+ * state and a notice line: nothing is written to stderr while the view is up.
+ */
+import type { IO } from '../core/io.js';
+import type { Clock } from '../core/clock.js';
+import { UsageError, oneLine } from '../core/errors.js';
+import type { Table } from '../core/table.js';
+import { LiveView } from '../live/view.js';
+import type { MultiWatchEvent, MultiWatchOptions, MultiWatchSource } from '../watch/multi.js';
+import type { ParsedArgs } from './spec.js';
+import type { WatchOptions } from './watch-options.js';
+import { createSorter } from '../printers/sort.js';
+
+/** Whether this watch draws the live view (throws the usage error of a `--live` that cannot be). */
+export function wantsLive(args: Pick<ParsedArgs, 'flags'>, opts: WatchOptions, mode: 'watch' | 'get', io: IO): boolean {
+  const f = args.flags;
+  if (f.live === true && f['no-live'] === true) throw new UsageError('--live and --no-live cannot be used together');
+  const table = (opts.format === 'table' || opts.format === 'wide') && !opts.waitFor;
+  const cursor = io.env.TERM !== undefined && io.env.TERM !== '' && io.env.TERM !== 'dumb';
+  const sortBy = typeof f['sort-by'] === 'string' && f['sort-by'] !== '';
+  if (mode === 'get' || f['no-live'] === true) {
+    if (sortBy) throw new UsageError('--sort-by sorts the live view only (not with --no-live or get -w)');
+    return false;
+  }
+  if (f.live === true) {
+    if (!table) throw new UsageError(opts.waitFor ? '--live cannot be used with --for' : `--live shows a table: it cannot be used with -o ${opts.format === 'template' ? 'jsonpath/go-template' : opts.format}`);
+    if (!io.stdoutIsTTY || !io.openScreen) throw new UsageError('--live needs a terminal on stdout');
+    if (!cursor) throw new UsageError(`--live needs a terminal that can move its cursor (TERM is ${io.env.TERM ? 'dumb' : 'not set'})`);
+    return true;
+  }
+  const live = table && io.stdoutIsTTY === true && cursor && io.openScreen !== undefined;
+  if (sortBy && !live) throw new UsageError('--sort-by sorts the live view only (a table on a terminal, or --live)');
+  return live;
+}
+
+export interface LiveSession {
+  /** The MultiWatch hooks that feed the view's header. */
+  hooks: Pick<MultiWatchOptions, 'onRetry' | 'onResume' | 'onRelist' | 'onListed' | 'onGone'>;
+  onEvents(events: readonly MultiWatchEvent[]): void;
+  /** Gives the terminal back; safe to call more than once. */
+  close(): void;
+}
+
+export interface LiveSetup {
+  /** What is watched, in the MultiWatch's order (the labels of connection states). */
+  targets: readonly { type: string }[];
+  /** A MultiWatch source's index (called only once the watch runs). */
+  indexOf: (source: MultiWatchSource) => number;
+  opts: WatchOptions;
+  sortBy?: string;
+  withNamespace: boolean;
+  withKind: boolean;
+  context?: string;
+  clock: Clock;
+  /** `q` (quit) or Ctrl-C (interrupt). */
+  onQuit: (how: 'quit' | 'interrupt') => void;
+}
+
+export async function startLiveView(s: LiveSetup, io: IO): Promise<LiveSession> {
+  const sorter = s.sortBy ? createSorter(s.sortBy) : undefined;
+  const screen = await io.openScreen!();
+  const view = new LiveView({
+    screen,
+    clock: s.clock,
+    context: s.context,
+    sources: s.targets.map((x) => x.type),
+    onQuit: s.onQuit,
+    wide: s.opts.format === 'wide',
+    withNamespace: s.withNamespace,
+    withKind: s.withKind,
+    noHeaders: s.opts.noHeaders,
+    sorter,
+    styles: io.env.NO_COLOR === undefined || io.env.NO_COLOR === '',
+  });
+  // A source's events before its first list completed are its initial list (not marked as changes);
+  // from --resource-version there is none.
+  const listed = s.targets.map(() => s.opts.resourceVersion !== undefined);
+  const indexOf = s.indexOf;
+  view.start();
+  listed.forEach((l, i) => l && view.listed(i));
+  return {
+    hooks: {
+      onRetry: (r, src) => view.retry(indexOf(src), r),
+      onResume: (_r, src) => view.resume(indexOf(src)),
+      onRelist: (r, src) => {
+        view.relist(indexOf(src));
+        if (!src.listed) view.notice(`${src.type}: resourceVersion ${r.resourceVersion} has expired; relisting`);
+      },
+      onListed: (src) => {
+        listed[indexOf(src)] = true;
+        view.listed(indexOf(src));
+      },
+      onGone: (src, e) => view.gone(indexOf(src), `the resource type is no longer served (${oneLine(e.status.message ?? e.message)})`),
+    },
+    onEvents: (events) => {
+      for (const ev of events) view.apply([{ type: ev.type, object: ev.object as Table, gk: ev.gk }], !listed[ev.source]);
+    },
+    close: () => view.close(),
+  };
+}
