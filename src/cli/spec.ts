@@ -255,7 +255,7 @@ export const COMMANDS: CommandSpec[] = [
     ],
     minArgs: 1,
     examples: [
-      ['Watch the pods in the current namespace: on a terminal, one table kept up to date in place; into a pipe or file, a row per event with an EVENT column', 'kdyn watch pods'],
+      ['Watch the pods: a table kept up to date in place on a terminal, a row per event into a pipe', 'kdyn watch pods'],
       ['Watch deployments and pods together, as JSON lines for a script', 'kdyn watch deployments,pods -n app -o jsonl'],
       ['Watch one custom resource across a server restart or a 410, for at most 10 minutes', 'kdyn watch crontab ct1 --timeout 10m'],
       ['Wait until a pod runs (it may not exist yet); exit 1 after 2 minutes', "kdyn watch pod web-0 --for 'jsonpath={.status.phase}=Running' --timeout 2m"],

@@ -2,13 +2,14 @@
  * `kdyn watch --live` (the default for a table on a terminal): when the watch draws the live view
  * (src/live/view.ts) instead of appending rows, and the view wired to the watch's hooks.
  *
- * Live when stdout is a terminal that can move its cursor (TERM set and not `dumb`) and the output
- * is a table (`-o wide` included, not with --for); `--live` insists (a usage error where it cannot
+ * Live when stdout is a terminal that can move its cursor (TERM set and not `dumb`), the output
+ * is a table (`-o wide` included, not with --for) and there is no -v (its logs would draw over it); `--live` insists (a usage error where it cannot
  * be), `--no-live` appends as before. `kdyn get -w` always appends, as kubectl. NO_COLOR: no
  * attributes (changes unmarked, deleted rows go at once). The stderr notices of the appending
  * output (an outage and its end, a type gone, a relist from --resource-version) become the header's
  * state and a notice line: nothing is written to stderr while the view is up.
  */
+import { writeFileSync } from 'node:fs';
 import type { IO } from '../core/io.js';
 import type { Clock } from '../core/clock.js';
 import { UsageError, oneLine } from '../core/errors.js';
@@ -36,7 +37,9 @@ export function wantsLive(args: Pick<ParsedArgs, 'flags'>, opts: WatchOptions, m
     if (!cursor) throw new UsageError(`--live needs a terminal that can move its cursor (TERM is ${io.env.TERM ? 'dumb' : 'not set'})`);
     return true;
   }
-  const live = table && io.stdoutIsTTY === true && cursor && io.openScreen !== undefined;
+  // -v logs go to stderr, over the view: with -v the default is to append.
+  const quiet = !(typeof f.v === 'number' && f.v > 0);
+  const live = table && io.stdoutIsTTY === true && cursor && quiet && io.openScreen !== undefined;
   if (sortBy && !live) throw new UsageError('--sort-by sorts the live view only (a table on a terminal, or --live)');
   return live;
 }
@@ -103,6 +106,11 @@ export async function startLiveView(s: LiveSetup, io: IO): Promise<LiveSession> 
     onEvents: (events) => {
       for (const ev of events) view.apply([{ type: ev.type, object: ev.object as Table, gk: ev.gk }], !listed[ev.source]);
     },
-    close: () => view.close(),
+    close: () => {
+      view.close();
+      // Testing hook (README "Testing hooks"): the view's frame statistics, for the benchmark.
+      const stats = io.env.KDYN_TEST_LIVE_STATS;
+      if (stats) writeFileSync(stats, JSON.stringify(view.stats));
+    },
   };
 }

@@ -9,7 +9,7 @@
 import type { Table, TableColumnDefinition } from '../core/table.js';
 import type { Unstructured } from '../core/unstructured.js';
 import { displayWidth } from '../printers/columns.js';
-import { TABWRITER_MIN_WIDTH, TableAccumulator } from '../printers/table.js';
+import { TABWRITER_MIN_WIDTH, formatCell } from '../printers/table.js';
 import type { Sorter } from '../printers/sort.js';
 import type { Style } from './ansi.js';
 import type { Line } from './frame.js';
@@ -52,9 +52,17 @@ interface Entry {
 
 interface Group {
   key: string;
+  /** `kind/` before names (several kinds), else ''. */
+  kindPrefix: string;
   columns: TableColumnDefinition[];
+  /** The indexes of the columns shown (priority 0, or all with -o wide). */
+  visible: number[];
+  /** The index of the name among the cells shown (-1: none). */
+  nameCell: number;
   header: string[];
   headerWidths: number[];
+  /** Per column, how many rows have a cell of each width (the widest without looking at every row). */
+  widthCounts: number[][];
   entries: Map<string, Entry>;
   /** Entries in display order (deleted ones still shown included). */
   order: Entry[];
@@ -107,19 +115,16 @@ export class LiveRows {
       } else this.remove(g, key, old);
       return;
     }
-    const acc = new TableAccumulator({ wide: this.o.wide, withNamespace: this.o.withNamespace });
-    acc.add({ ...table, columnDefinitions: g.columns });
-    const kindPrefix = this.o.withKind ? (ev.gk.group ? `${ev.gk.kind}.${ev.gk.group}` : ev.gk.kind).toLowerCase() : undefined;
-    const [header, cells] = acc.cells(kindPrefix);
-    if (!header || !cells) return;
-    if (g.header.length === 0 || header.join('\0') !== g.header.join('\0')) {
-      g.header = header;
-      g.headerWidths = header.map(displayWidth);
-    }
+    // The cells as kubectl's table printer makes them (../printers/table.ts), formatted once here.
+    const cells: string[] = this.o.withNamespace ? [meta.namespace ?? ''] : [];
+    for (const i of g.visible) cells.push(formatCell(row.cells?.[i]));
+    if (g.kindPrefix && g.nameCell >= 0 && g.nameCell < cells.length) cells[g.nameCell] = g.kindPrefix + cells[g.nameCell];
     const entry: Entry = old ?? { namespace: meta.namespace ?? '', name: meta.name, object: row.object, cells, widths: [] };
     entry.object = row.object;
     entry.cells = cells;
+    if (old) count(g, old.widths, -1);
     entry.widths = cells.map(displayWidth);
+    count(g, entry.widths, 1);
     if (!old || old.deletedAt !== undefined) g.present++;
     entry.deletedAt = undefined;
     entry.changedAt = initial || this.markMs === 0 ? undefined : now;
@@ -181,7 +186,7 @@ export class LiveRows {
       this.sort(g);
       const rows = needle ? g.order.filter((e) => e.name.toLowerCase().includes(needle)) : g.order;
       if (rows.length === 0) continue;
-      const widths = columnWidths(g, rows, !this.o.noHeaders);
+      const widths = needle ? columnWidths(g, rows, !this.o.noHeaders) : widestCells(g, !this.o.noHeaders);
       total += (blocks.length > 0 ? 1 : 0) + (this.o.noHeaders ? 0 : 1) + rows.length;
       shown += rows.length;
       blocks.push({ g, rows, widths });
@@ -211,10 +216,26 @@ export class LiveRows {
   private group(gk: RowEvent['gk'], columns: TableColumnDefinition[] | undefined): Group {
     const key = gk.group ? `${gk.kind}.${gk.group}` : gk.kind;
     let g = this.groups.get(key);
-    if (!g) this.groups.set(key, (g = { key, columns: [], header: [], headerWidths: [], entries: new Map(), order: [], unsorted: false, present: 0 }));
+    if (!g) {
+      const kindPrefix = this.o.withKind ? `${key.toLowerCase()}/` : '';
+      g = { key, kindPrefix, columns: [], visible: [], nameCell: -1, header: [], headerWidths: [], widthCounts: [], entries: new Map(), order: [], unsorted: false, present: 0 };
+      this.groups.set(key, g);
+    }
     // The server sends the columns with the first event of a stream only: keep the last ones seen.
-    if (columns && columns.length > 0) g.columns = columns;
+    if (columns && columns.length > 0 && columns !== g.columns) this.setColumns(g, columns);
     return g;
+  }
+
+  /** kubectl's header: NAMESPACE (-A), then the visible columns' names upper-cased. */
+  private setColumns(g: Group, columns: TableColumnDefinition[]): void {
+    g.columns = columns;
+    g.visible = [];
+    for (let i = 0; i < columns.length; i++) if (this.o.wide || !columns[i]!.priority) g.visible.push(i);
+    const name = columns.findIndex((c) => c.format === 'name' && c.type === 'string');
+    const offset = this.o.withNamespace ? 1 : 0;
+    g.nameCell = name < 0 || !g.visible.includes(name) ? -1 : g.visible.indexOf(name) + offset;
+    g.header = [...(this.o.withNamespace ? ['NAMESPACE'] : []), ...g.visible.map((i) => columns[i]!.name.toUpperCase())];
+    g.headerWidths = g.header.map(displayWidth);
   }
 
   private groupOf(e: Entry): Group | undefined {
@@ -224,6 +245,7 @@ export class LiveRows {
 
   private remove(g: Group, key: string, e: Entry): void {
     g.entries.delete(key);
+    count(g, e.widths, -1);
     this.marked.delete(e);
     const at = this.o.sorter ? g.order.indexOf(e) : insertionPoint(g.order, e);
     if (g.order[at] === e) g.order.splice(at, 1);
@@ -262,17 +284,35 @@ function insertionPoint(order: readonly Entry[], e: Entry): number {
   return lo;
 }
 
-/** kubectl's tabwriter widths (./columns.ts) over the header and `rows`. */
+const MIN_TEXT = TABWRITER_MIN_WIDTH - 3;
+
+/** kubectl's tabwriter widths (../printers/columns.ts) over the header and `rows` (a filter's). */
 function columnWidths(g: Group, rows: readonly Entry[], header: boolean): number[] {
-  const minText = TABWRITER_MIN_WIDTH - 3;
-  const widths: number[] = [];
-  const take = (ws: readonly number[]) => {
-    for (let i = widths.length; i < ws.length; i++) widths[i] = minText;
-    for (let i = 0; i < ws.length; i++) if (ws[i]! > widths[i]!) widths[i] = ws[i]!;
-  };
-  if (header) take(g.headerWidths);
-  for (const e of rows) take(e.widths);
+  const widths: number[] = header ? g.headerWidths.map((w) => Math.max(w, MIN_TEXT)) : [];
+  for (const e of rows) {
+    const ws = e.widths;
+    for (let i = 0; i < ws.length; i++) if (!(ws[i]! <= widths[i]!)) widths[i] = Math.max(ws[i]!, MIN_TEXT);
+  }
   return widths;
+}
+
+/** The same over all of a group's rows, from its width counts. */
+function widestCells(g: Group, header: boolean): number[] {
+  const widths: number[] = header ? g.headerWidths.map((w) => Math.max(w, MIN_TEXT)) : [];
+  g.widthCounts.forEach((counts, i) => {
+    // Drop the widths no row has any more, so the widest is the last.
+    while (counts.length > 0 && !counts[counts.length - 1]) counts.length--;
+    if (counts.length > 0) widths[i] = Math.max(widths[i] ?? MIN_TEXT, counts.length - 1, MIN_TEXT);
+  });
+  return widths;
+}
+
+function count(g: Group, widths: readonly number[], by: 1 | -1): void {
+  for (let i = 0; i < widths.length; i++) {
+    const counts = (g.widthCounts[i] ??= []);
+    const w = widths[i]!;
+    counts[w] = (counts[w] ?? 0) + by;
+  }
 }
 
 /** One line of cells, each padded to its column's width plus three spaces, the last unpadded. */

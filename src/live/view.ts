@@ -35,8 +35,10 @@ export interface LiveViewStats {
   frames: number;
   /** Bytes written to the screen. */
   bytes: number;
-  /** The longest time a change waited to be on the screen (ms). */
+  /** The longest time a change waited to be on the screen (ms), initial lists left out. */
   maxLagMs: number;
+  /** The longest time an initial list (or a frame with one) waited to be on the screen (ms). */
+  maxInitialMs: number;
   /** Frames by that wait, in 10 ms steps (the last counts 1 s and more), for percentiles. */
   lagHistogram: number[];
 }
@@ -51,13 +53,15 @@ export class LiveView {
   private lastFrameAt = -Infinity;
   /** When the first change not yet drawn happened (undefined: the screen is up to date). */
   private dirtySince: number | undefined;
+  /** The changes not yet drawn include an initial list (its lag is counted apart). */
+  private initialPending = false;
   private timer: { at: number; ac: AbortController } | undefined;
   private filter = '';
   private editing = false;
   private message: string | undefined;
   private closed = false;
   private readonly unlisten: Array<() => void> = [];
-  readonly stats: LiveViewStats = { frames: 0, bytes: 0, maxLagMs: 0, lagHistogram: new Array<number>(101).fill(0) };
+  readonly stats: LiveViewStats = { frames: 0, bytes: 0, maxLagMs: 0, maxInitialMs: 0, lagHistogram: new Array<number>(101).fill(0) };
 
   constructor(private readonly o: LiveViewOptions) {
     this.rows = new LiveRows(o);
@@ -82,6 +86,7 @@ export class LiveView {
   apply(events: readonly RowEvent[], initial = false): void {
     const now = this.o.clock.now();
     for (const ev of events) this.rows.apply(ev, now, initial);
+    if (initial && events.length > 0) this.initialPending = true;
     this.changed();
   }
 
@@ -164,10 +169,14 @@ export class LiveView {
     this.stats.frames++;
     if (this.dirtySince !== undefined) {
       const lag = now - this.dirtySince;
-      this.stats.lagHistogram[Math.min(100, Math.floor(lag / 10))]!++;
-      if (lag > this.stats.maxLagMs) this.stats.maxLagMs = lag;
+      if (this.initialPending) this.stats.maxInitialMs = Math.max(this.stats.maxInitialMs, lag);
+      else {
+        this.stats.lagHistogram[Math.min(100, Math.floor(lag / 10))]!++;
+        if (lag > this.stats.maxLagMs) this.stats.maxLagMs = lag;
+      }
     }
     this.dirtySince = undefined;
+    this.initialPending = false;
     this.lastFrameAt = now;
     // The next frame that time alone brings: a mark or deleted row due, the countdown's next second.
     let due = this.rows.nextExpiry();
