@@ -66,7 +66,7 @@ async function liveRun(env: CaseEnv): Promise<number> {
     tmux(socket, 'new-session', '-d', '-s', 'b', '-x', '200', '-y', '50', 'env', '-i', ...Object.entries(vars).map(([k, v]) => `${k}=${v}`), KDYN_BIN, 'watch', 'configmaps', '-n', 'feed', '--live');
     const pid = Number(tmux(socket, 'display-message', '-p', '-t', 'b', '#{pane_pid}').trim());
     const screen = () => tmux(socket, 'capture-pane', '-p', '-t', 'b');
-    await waitFor(() => feedOut.includes('feeding') && screen().includes(`| ${OBJECTS} objects | watching`), 60_000, 'the initial list on the screen');
+    await waitFor(() => feedOut.includes('feeding') && screen().includes(`| watching | ${OBJECTS} objects`), 60_000, 'the initial list on the screen');
     const cpu0 = cpuSeconds(pid);
     const t0 = Date.now();
     const rss: number[] = [];

@@ -49,19 +49,22 @@ export class ConnectionStates {
     return this.states.some((s) => s.state === 'reconnecting');
   }
 
-  /** The state in words: the worst of the sources' (an outage first), naming the source when there are several. */
+  /**
+   * The state in words, the worst first: an outage (the sources in it named unless it is all of
+   * them: the soonest retry, the longest outage, its error), types gone, relisting, listing, watching.
+   */
   describe(now: number): string {
-    const named = (i: number, text: string) => (this.labels.length > 1 ? `${this.labels[i]}: ${text}` : text);
+    const several = this.labels.length > 1;
     const parts: string[] = [];
+    const down = this.states.flatMap((s, i) => (s.state === 'reconnecting' ? [{ s, i }] : []));
+    if (down.length > 0) {
+      const wait = Math.max(0, Math.ceil(Math.min(...down.map((d) => d.s.retryAt - now)) / 1000));
+      const first = down.reduce((a, b) => (b.s.since < a.s.since ? b : a));
+      const names = several && down.length < this.labels.length ? `${down.map((d) => this.labels[d.i]).join(', ')}: ` : '';
+      parts.push(`${names}${wait > 0 ? `reconnecting in ${wait}s` : 'reconnecting'} (${Math.floor((now - first.s.since) / 1000)}s: ${first.s.error})`);
+    }
     this.states.forEach((s, i) => {
-      if (s.state === 'reconnecting') {
-        const wait = Math.max(0, Math.ceil((s.retryAt - now) / 1000));
-        const down = Math.floor((now - s.since) / 1000);
-        parts.push(named(i, `${wait > 0 ? `reconnecting in ${wait}s` : 'reconnecting'} (${down}s: ${s.error})`));
-      }
-    });
-    this.states.forEach((s, i) => {
-      if (s.state === 'gone') parts.push(named(i, `ended: ${s.message}`));
+      if (s.state === 'gone') parts.push(several ? `${this.labels[i]}: ended: ${s.message}` : `ended: ${s.message}`);
     });
     if (parts.length > 0) return parts.join('; ');
     for (const state of ['relisting', 'listing'] as const) if (this.states.some((s) => s.state === state)) return state;

@@ -189,8 +189,8 @@ export class LiveView {
     const total = counts.reduce((n, c) => n + c.count, 0);
     const parts: string[] = [];
     if (this.o.context) parts.push(this.o.context);
-    parts.push(counts.length > 1 ? `${total} objects (${counts.map((c) => `${c.kind} ${c.count}`).join(', ')})` : `${total} ${total === 1 ? 'object' : 'objects'}`);
     parts.push(this.conn.describe(now));
+    parts.push(counts.length > 1 ? `${total} objects (${counts.map((c) => `${c.kind} ${c.count}`).join(', ')})` : `${total} ${total === 1 ? 'object' : 'objects'}`);
     if (this.filter || this.editing) parts.push(`filter /${this.filter}${this.editing ? '_' : ''}`);
     const lines: Line[] = [{ text: parts.join(' | '), style: 'bold' }];
     const notes = [this.message, this.rows.sortError && `--sort-by: ${this.rows.sortError}`].filter((m): m is string => !!m);

@@ -85,7 +85,7 @@ test('the initial list sorted by name under the header; a change marks its row u
   view.apply([ev('ADDED', 'b', 2), ev('ADDED', 'a', 1), ev('ADDED', 'c-long-name', 3)], true);
   view.listed(0);
   await pass(100);
-  assert.equal(screen.vt.text(), ['kind-dev | 3 objects | watching', 'q quit | / filter by name', 'NAME          DATA', 'a             1', 'b             2', 'c-long-name   3'].join('\n'));
+  assert.equal(screen.vt.text(), ['kind-dev | watching | 3 objects', 'q quit | / filter by name', 'NAME          DATA', 'a             1', 'b             2', 'c-long-name   3'].join('\n'));
   assert.equal(screen.vt.attrAt(3), '', 'initial rows are not marked');
   assert.ok(screen.vt.altScreen && !screen.vt.cursorVisible);
 
@@ -107,7 +107,7 @@ test('a deleted row stays dimmed for 5 s, then goes; a new one is marked; counts
   assert.deepEqual(screen.vt.text().split('\n').slice(2), ['NAME   DATA', 'a      0', 'aa     0', 'b      0']);
   assert.equal(screen.vt.attrAt(3), '2', 'the deleted row dimmed');
   assert.equal(screen.vt.attrAt(4), '7', 'the new row marked');
-  assert.match(screen.vt.text(), /^kind-dev \| 2 objects \| watching/);
+  assert.match(screen.vt.text(), /^kind-dev \| watching \| 2 objects/);
   await pass(5000);
   assert.deepEqual(screen.vt.text().split('\n').slice(2), ['NAME   DATA', 'aa     0', 'b      0']);
 });
@@ -152,7 +152,7 @@ test('more rows than the screen: "+N more"; a resize redraws for the new size', 
   assert.deepEqual(screen.vt.text().split('\n').slice(2), ['NAME   DATA', 'cm-0   0', 'cm-1   0', 'cm-2   0', 'cm-3   0', 'cm-4   0', '+5 more']);
   screen.setSize(12, 9);
   await pass(100);
-  assert.equal(screen.vt.text().split('\n')[0], 'kind-dev | 1', 'lines cut to the width, never wrapped');
+  assert.equal(screen.vt.text().split('\n')[0], 'kind-dev | l', 'lines cut to the width, never wrapped');
 });
 
 test('connection states: reconnecting in Ns counts down each second, relisting, watching again', async () => {
@@ -162,16 +162,16 @@ test('connection states: reconnecting in Ns counts down each second, relisting, 
   await pass(100);
   view.retry(0, { error: new Error('connect ECONNREFUSED 127.0.0.1:1'), delayMs: 3000, failures: 1, next: 'watch', unreachable: true });
   await pass(100);
-  assert.match(screen.vt.text(), /^kind-dev \| 1 object \| reconnecting in 3s \(0s: connect ECONNREFUSED/);
+  assert.match(screen.vt.text(), /^kind-dev \| reconnecting in 3s \(0s: connect ECONNREFUSED 127.0.0.1:1\) \| 1 object$/m);
   await pass(1000);
   assert.match(screen.vt.text(), /reconnecting in 2s \(1s: /, 'the countdown moves with no event');
   view.retry(0, { error: new Error('410'), delayMs: 0, failures: 2, next: 'list', unreachable: false });
   view.resume(0);
   await pass(100);
-  assert.match(screen.vt.text(), /^kind-dev \| 1 object \| relisting/);
+  assert.match(screen.vt.text(), /^kind-dev \| relisting \| 1 object/);
   view.listed(0);
   await pass(100);
-  assert.match(screen.vt.text(), /^kind-dev \| 1 object \| watching/);
+  assert.match(screen.vt.text(), /^kind-dev \| watching \| 1 object/);
 });
 
 test('several kinds: a table each, names as kind/name, counts per kind; one ends', async () => {
@@ -182,7 +182,7 @@ test('several kinds: a table each, names as kind/name, counts per kind; one ends
   view.listed(1);
   await pass(100);
   assert.deepEqual(screen.vt.text().split('\n'), [
-    'kind-dev | 2 objects (ConfigMap 1, Secret 1) | watching',
+    'kind-dev | watching | 2 objects (ConfigMap 1, Secret 1)',
     'q quit | / filter by name',
     'NAME          DATA',
     'configmap/a   0',
@@ -192,7 +192,14 @@ test('several kinds: a table each, names as kind/name, counts per kind; one ends
   ]);
   view.gone(1, 'the resource type is no longer served');
   await pass(100);
-  assert.match(screen.vt.text(), /\| secrets: ended: the resource type is no longer served/);
+  assert.match(screen.vt.text(), /^kind-dev \| secrets: ended: the resource type is no longer served \| 2 objects/);
+  const refused = { error: new Error('connect ECONNREFUSED'), delayMs: 1000, failures: 1, next: 'watch' as const, unreachable: true };
+  view.retry(0, refused);
+  await pass(100);
+  assert.match(screen.vt.text(), /^kind-dev \| configmaps: reconnecting in 1s \(0s: connect ECONNREFUSED\); secrets: ended: /, 'one source: named');
+  view.retry(1, refused);
+  await pass(100);
+  assert.match(screen.vt.text(), /^kind-dev \| reconnecting in 1s \(0s: connect ECONNREFUSED\) \| 2 objects/, 'all of them: said once');
 });
 
 test('--sort-by: rows in the field\'s order, again after a change', async () => {
@@ -215,7 +222,7 @@ test('keys: / filters by name (Enter keeps, Esc clears), q quits, Ctrl-C interru
   screen.press('\x7f');
   screen.press('\r');
   await pass(100);
-  assert.deepEqual(screen.vt.text().split('\n'), ['kind-dev | 3 objects | listing | filter /WEB', 'q quit | / filter by name', 'NAME    DATA', 'web-1   0', 'web-2   0']);
+  assert.deepEqual(screen.vt.text().split('\n'), ['kind-dev | listing | 3 objects | filter /WEB', 'q quit | / filter by name', 'NAME    DATA', 'web-1   0', 'web-2   0']);
   screen.press('\x1b');
   await pass(100);
   assert.match(screen.vt.text(), /db-1/);
