@@ -1,6 +1,6 @@
 /**
  * Waiting for kdyn's background kubectl-layout writer (src/discovery/write-behind.ts,
- * src/cli/layout-writer.ts) after a timed kdyn run, untimed. On a big cluster a cold kdyn run exits
+ * src/discovery/layout-writer.ts) after a timed kdyn run, untimed. On a big cluster a cold kdyn run exits
  * before kubectl's ~1,000 layout files are written; a detached `node layout-writer.js <root> <server>`
  * keeps writing. Left alone it competes for the CPUs with the next timed run (of either tool) and
  * races the cold case's cache wipe (ENOTEMPTY), so the harness waits for it.

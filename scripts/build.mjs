@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSy
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundledPackages, renderNotices, CLI_INPUTS_PATH, NOTICES_PATH } from './bundled-packages.mjs';
+import { makeBuiltinsLazy } from '../src/startup/lazy-builtins.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
@@ -28,27 +29,8 @@ const stringWidthShim = {
   },
 };
 
-// Lazy built-ins. Built-in modules that cost milliseconds to load and that most runs never touch
-// (exec plugins' child_process, crypto for temp-file names, fs/promises, ...): in a dist/cli file,
-// each `require("<built-in>")` esbuild emitted is rewritten to `__kdynLazy("<built-in>")`, a Proxy
-// that requires the module on first property access. Measured unloaded: crypto ~3.5 ms,
-// child_process ~3 ms, fs/promises ~1.3 ms, tty ~2.7 ms. (Neither Node nor esbuild offers this.)
-// What it relies on, and what breaks if that changes:
-// - esbuild's CommonJS output spells these imports exactly `require("id")` and reads them by
-//   property (`(0, import_x.spawn)(...)`): a new spelling leaves them unmatched, so they load
-//   eagerly again (slower, still correct). A namespace or default import goes through esbuild's
-//   __toESM, which lists the proxy's keys at once and so loads the module: import names only.
-// - The proxy stands in for the module object: a function read from it is Node's own, but code that
-//   compares module objects (`m === require('crypto')`) or assigns to a built-in's properties sees
-//   the proxy. If Node starts loading a listed built-in during its own bootstrap, or a new built-in
-//   becomes costly, only the list is out of date (a speed matter, not a failure).
-// test/e2e/startup-mechanisms.test.ts fails if bin.js still requires a listed built-in directly,
-// or if `kdyn get` loads child_process or fs/promises; the exec-plugin e2e tests use the proxy for real.
-const LAZY_BUILTINS = /\brequire\("((?:node:)?(?:child_process|crypto|zlib|readline|tty|dns|worker_threads|fs\/promises|v8|vm|perf_hooks))"\)/g;
-const LAZY_PRELUDE =
-  'var __kdynLazy=(id)=>{let m;const l=()=>m??=require(id);return new Proxy({},{get:(_,k)=>l()[k],has:(_,k)=>k in l(),' +
-  'ownKeys:()=>Reflect.ownKeys(l()),getOwnPropertyDescriptor:(_,k)=>{const d=Reflect.getOwnPropertyDescriptor(l(),k);' +
-  'return d&&{...d,configurable:!0}}})};';
+// Lazy built-ins (src/startup/lazy-builtins.mjs): in each dist/cli file, the built-ins that cost
+// milliseconds to load are required on first use. docs/design/startup.md lists what this relies on.
 
 // Packages built into their own files (dist/cli/lib/<name>.js), required by bin.js where imported.
 const SATELLITES = { yargs: 'yargs', 'js-yaml': 'js-yaml', '@kubernetes/client-node': 'client-node', 'env-paths': 'env-paths' };
@@ -171,19 +153,30 @@ async function buildCli() {
     plugins: [satelliteEntries, stringWidthShim],
     metafile: true,
   });
-  // Second entry point: the background writer of kubectl's discovery layout (src/cli/layout-writer.ts),
-  // which kdyn spawns with `node dist/cli/layout-writer.js`: small, and bundled on its own.
-  const writer = existsSync(join(root, 'src/cli/layout-writer.ts'))
-    ? await build({ ...common, entryPoints: { 'layout-writer': 'src/cli/layout-writer.ts' }, outdir: 'dist/cli', metafile: true })
+  // Second entry point: the background writer of kubectl's discovery layout (src/discovery/layout-writer.ts),
+  // which kdyn spawns with `node dist/cli/layout-writer.js` (beside bin.js, whose directory
+  // startLayoutWriter() looks in): small, and bundled on its own.
+  const writer = existsSync(join(root, 'src/discovery/layout-writer.ts'))
+    ? await build({ ...common, entryPoints: { 'layout-writer': 'src/discovery/layout-writer.ts' }, outdir: 'dist/cli', metafile: true })
     : { outputFiles: [], metafile: { inputs: {} } };
+  // The first file of every run (src/startup/start.ts): the code cache, then require('./bin.js'), which
+  // stays a require of the file beside it. It gets the command table's names (src/cli/spec.ts) for the
+  // code cache's per-command entries, so bin/kdyn keeps no copy of them.
+  const start = await build({
+    ...common,
+    entryPoints: { start: 'src/startup/start.ts' },
+    outdir: 'dist/cli',
+    define: { ...common.define, __KDYN_COMMANDS__: JSON.stringify(await commandNames()) },
+    plugins: [{ name: 'bin-beside', setup: (b) => b.onResolve({ filter: /^\.\/bin\.js$/ }, (a) => ({ path: a.path, external: true })) }],
+    metafile: true,
+  });
   mkdirSync(join(outdir, 'lib'), { recursive: true });
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
-  // Satellites first, the entry last, each renamed into place: a kdyn started mid-build never reads a
-  // half-written file, or a bin.js whose satellites are missing.
-  const files = [...libs.outputFiles, ...writer.outputFiles, ...main.outputFiles].filter((f) => f.path.endsWith('.js'));
+  // Satellites first, the entries last (bin.js, then start.js, which requires it), each renamed into
+  // place: a kdyn started mid-build never reads a half-written file, or a bin.js whose satellites are missing.
+  const files = [...libs.outputFiles, ...writer.outputFiles, ...main.outputFiles, ...start.outputFiles].filter((f) => f.path.endsWith('.js'));
   for (const file of files) {
-    let code = file.text.replace(LAZY_BUILTINS, (_, id) => `__kdynLazy("${id}")`);
-    if (code.includes('__kdynLazy(')) code = LAZY_PRELUDE + code;
+    let code = makeBuiltinsLazy(file.text);
     if (code.includes('__kdynMetaUrl')) code = `var __kdynMetaUrl=require("url").pathToFileURL(__filename).href;${code}`;
     writeFileSync(`${file.path}.${process.pid}.tmp`, code);
     renameSync(`${file.path}.${process.pid}.tmp`, file.path);
@@ -193,9 +186,25 @@ async function buildCli() {
   // The license texts of the packages bundled above (legalComments: 'none' drops their comments),
   // shipped as dist/THIRD_PARTY_NOTICES.md; the input list lets the tests and the bundled-package
   // audit (scripts/audit-bundled.mjs) find the same packages.
-  const inputs = [...new Set([main, libs, writer].flatMap((r) => Object.keys(r.metafile.inputs)))].sort();
+  const inputs = [...new Set([main, libs, writer, start].flatMap((r) => Object.keys(r.metafile.inputs)))].sort();
   writeFileSync(join(root, CLI_INPUTS_PATH), `${JSON.stringify(inputs, null, 1)}\n`);
   writeFileSync(join(root, NOTICES_PATH), renderNotices(pkg.version, bundledPackages(root, inputs)));
+}
+
+/** The names of the commands in src/cli/spec.ts's table, sorted (the table alone: commands stay external). */
+async function commandNames() {
+  const spec = await build({
+    absWorkingDir: root,
+    entryPoints: ['src/cli/spec.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'warning',
+    plugins: [{ name: 'commands-external', setup: (b) => b.onResolve({ filter: /^\.\/commands\// }, (a) => ({ path: a.path, external: true })) }],
+  });
+  const { COMMANDS } = await import(`data:text/javascript;base64,${Buffer.from(spec.outputFiles[0].text).toString('base64')}`);
+  return COMMANDS.map((c) => c.name).sort();
 }
 
 function* walk(dir) {

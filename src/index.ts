@@ -4,7 +4,7 @@
  */
 
 // Connecting: kubeconfig -> transport -> cached discovery -> RESTMapper -> dynamic client.
-export { connect, type ConnectOptions, type Connection } from './dynamic/connect.js';
+export { connect, type ConnectOptions, type Connection } from './connect.js';
 
 // The dynamic client.
 export { DynamicClient, ResourceClient, TABLE_ACCEPT, JSON_ACCEPT, normalizeList, parseWarningHeaders } from './dynamic/client.js';

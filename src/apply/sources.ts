@@ -105,3 +105,11 @@ async function readText(full: string, shown: string): Promise<string> {
     throw new ManifestError([pathError(shown, e)]);
   }
 }
+
+/** All of a stream as UTF-8 text: standard input for `-f -` (a UsageError when there is none). */
+export async function readStream(stream: NodeJS.ReadableStream | undefined): Promise<string> {
+  if (!stream) throw new UsageError('standard input is not available for -f -');
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,12 +1,12 @@
 /**
- * The CLI's context: the composition root's layers (src/dynamic/connect.ts compose(), each built
+ * The CLI's context: the composition root's layers (src/connect.ts compose(), each built
  * lazily on first use) configured from the command line's flags and IO, plus what commands read
  * directly (flags, IO, clock, logger).
  */
 import type { Clock } from '../core/clock.js';
 import type { IO } from '../core/io.js';
 import type { Logger } from '../core/log.js';
-import { compose, type Layers } from '../dynamic/connect.js';
+import { compose, type Layers } from '../connect.js';
 import type { ParsedArgs } from './spec.js';
 import { parseDuration } from './duration.js';
 import { DISCOVERY_TIMEOUT_MS } from '../core/timeouts.js';
@@ -54,20 +54,9 @@ export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: 
     },
     // A cold cache on a cluster with many CRD groups means ~1,000 kubectl-layout files: written by
     // a detached process so kdyn exits as soon as its own combined file is on disk.
-    writeBehind: { start: startLayoutWriter },
+    // Loaded with discovery (cached.ts imports write-behind.ts), so importing it here costs nothing.
+    writeBehind: { start: async (job) => (await import('../discovery/write-behind.js')).startLayoutWriter(job) },
     discoveryTimeoutMs,
   });
   return { ...layers, flags, explicit: args.explicit, io, clock, logger, discoveryTimeoutMs };
-}
-
-/**
- * Starts the background layout writer (dist/cli/layout-writer.js next to the bundle, or
- * build/src/cli/layout-writer.js when running transpiled): detached, no stdio, only paths as arguments.
- */
-async function startLayoutWriter(job: { root: string; server: string }): Promise<void> {
-  const [{ spawn }, { fileURLToPath }, { dirname, join }] = await Promise.all([import('node:child_process'), import('node:url'), import('node:path')]);
-  const dir = dirname(fileURLToPath(import.meta.url));
-  const child = spawn(process.execPath, [join(dir, 'layout-writer.js'), job.root, job.server], { detached: true, stdio: 'ignore' });
-  child.on('error', () => undefined);
-  child.unref();
 }

@@ -15,24 +15,29 @@ import type { Clock } from '../core/clock.js';
 import { UsageError, oneLine } from '../core/errors.js';
 import type { Table } from '../core/table.js';
 import { LiveView } from '../live/view.js';
+import { LEAVE } from '../live/ansi.js';
 import type { MultiWatchEvent, MultiWatchOptions, MultiWatchSource } from '../watch/multi.js';
 import type { ParsedArgs } from './spec.js';
 import type { WatchOptions } from './watch-options.js';
+import type { EventPrinter } from '../printers/index.js';
 import { createSorter } from '../printers/sort.js';
 
 /** Whether this watch draws the live view (throws the usage error of a `--live` that cannot be). */
 export function wantsLive(args: Pick<ParsedArgs, 'flags'>, opts: WatchOptions, mode: 'watch' | 'get', io: IO): boolean {
   const f = args.flags;
   if (f.live === true && f['no-live'] === true) throw new UsageError('--live and --no-live cannot be used together');
-  const table = (opts.format === 'table' || opts.format === 'wide') && !opts.waitFor;
+  const format = opts.output.format;
+  const table = (format === 'table' || format === 'wide') && !opts.waitFor;
   const cursor = io.env.TERM !== undefined && io.env.TERM !== '' && io.env.TERM !== 'dumb';
-  const sortBy = typeof f['sort-by'] === 'string' && f['sort-by'] !== '';
-  if (mode === 'get' || f['no-live'] === true) {
-    if (sortBy) throw new UsageError('--sort-by sorts the live view only (not with --no-live or get -w)');
+  const sortBy = opts.sortBy !== undefined;
+  // get -w: kubectl's output, its flags as before (its --sort-by is get's).
+  if (mode === 'get') return false;
+  if (f['no-live'] === true) {
+    if (sortBy) throw new UsageError('--sort-by sorts the live view only (not with --no-live)');
     return false;
   }
   if (f.live === true) {
-    if (!table) throw new UsageError(opts.waitFor ? '--live cannot be used with --for' : `--live shows a table: it cannot be used with -o ${opts.format === 'template' ? 'jsonpath/go-template' : opts.format}`);
+    if (!table) throw new UsageError(opts.waitFor ? '--live cannot be used with --for' : `--live shows a table: it cannot be used with -o ${format === 'template' ? 'jsonpath/go-template' : format}`);
     if (!io.stdoutIsTTY || !io.openScreen) throw new UsageError('--live needs a terminal on stdout');
     if (!cursor) throw new UsageError(`--live needs a terminal that can move its cursor (TERM is ${io.env.TERM ? 'dumb' : 'not set'})`);
     return true;
@@ -44,12 +49,10 @@ export function wantsLive(args: Pick<ParsedArgs, 'flags'>, opts: WatchOptions, m
   return live;
 }
 
-export interface LiveSession {
-  /** The MultiWatch hooks that feed the view's header. */
+/** The watch's printer in live mode: events and notices to the view; `end()` gives the terminal back. */
+export interface LivePrinter extends EventPrinter {
+  /** The MultiWatch hooks that feed the view's header (instead of the appending output's stderr lines). */
   hooks: Pick<MultiWatchOptions, 'onRetry' | 'onResume' | 'onRelist' | 'onListed' | 'onGone'>;
-  onEvents(events: readonly MultiWatchEvent[]): void;
-  /** Gives the terminal back; safe to call more than once. */
-  close(): void;
 }
 
 export interface LiveSetup {
@@ -58,7 +61,6 @@ export interface LiveSetup {
   /** A MultiWatch source's index (called only once the watch runs). */
   indexOf: (source: MultiWatchSource) => number;
   opts: WatchOptions;
-  sortBy?: string;
   withNamespace: boolean;
   withKind: boolean;
   context?: string;
@@ -67,19 +69,19 @@ export interface LiveSetup {
   onQuit: (how: 'quit' | 'interrupt') => void;
 }
 
-export async function startLiveView(s: LiveSetup, io: IO): Promise<LiveSession> {
-  const sorter = s.sortBy ? createSorter(s.sortBy) : undefined;
-  const screen = await io.openScreen!();
+export async function createLivePrinter(s: LiveSetup, io: IO): Promise<LivePrinter> {
+  const sorter = s.opts.sortBy ? createSorter(s.opts.sortBy) : undefined;
+  const screen = await io.openScreen!(LEAVE);
   const view = new LiveView({
     screen,
     clock: s.clock,
     context: s.context,
     sources: s.targets.map((x) => x.type),
     onQuit: s.onQuit,
-    wide: s.opts.format === 'wide',
+    wide: s.opts.output.format === 'wide',
     withNamespace: s.withNamespace,
     withKind: s.withKind,
-    noHeaders: s.opts.noHeaders,
+    noHeaders: s.opts.output.noHeaders,
     sorter,
     styles: io.env.NO_COLOR === undefined || io.env.NO_COLOR === '',
   });
@@ -103,10 +105,12 @@ export async function startLiveView(s: LiveSetup, io: IO): Promise<LiveSession> 
       },
       onGone: (src, e) => view.gone(indexOf(src), `the resource type is no longer served (${oneLine(e.status.message ?? e.message)})`),
     },
-    onEvents: (events) => {
-      for (const ev of events) view.apply([{ type: ev.type, object: ev.object as Table, gk: ev.gk }], !listed[ev.source]);
+    event: (events) => {
+      for (const ev of events as readonly MultiWatchEvent[]) view.apply([{ type: ev.type, object: ev.object as Table, gk: ev.gk }], !listed[ev.source]);
     },
-    close: () => {
+    text: (text) => view.notice(text.trim()),
+    notice: (text) => view.notice(text.trim()),
+    end: () => {
       view.close();
       // Testing hook (README "Testing hooks"): the view's frame statistics, for the benchmark.
       const stats = io.env.KDYN_TEST_LIVE_STATS;

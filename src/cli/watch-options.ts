@@ -8,18 +8,16 @@ import type { IO } from '../core/io.js';
 import { UsageError } from '../core/errors.js';
 import { parseDuration } from './duration.js';
 import { readSelectionFlags, stringFlag, type SelectionFlags } from './get-flags.js';
-import { WATCH_FORMATS, type WatchFormat } from '../printers/watch.js';
-import type { WaitCondition } from './watch-for.js';
-import { compileValueTemplate, readTemplate, withTemplate } from './output-template.js';
-import { ALLOWED_FORMATS, parseOutputFormat, type OutputFormat } from '../printers/index.js';
+import type { WaitCondition } from '../wait/wait-for.js';
+import { waitTimeoutMs } from './wait-timeout.js';
+import { prepareOutput, readOutput, type WatchOutput } from '../printers/index.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
-type WaitFor = typeof import('./watch-for.js');
+type WaitFor = typeof import('../wait/wait-for.js');
 
 export interface WatchOptions extends SelectionFlags {
-  format: WatchFormat;
-  /** -o given (with --for, events are printed only then). */
-  explicitFormat: boolean;
+  /** -o and the printing flags, the template compiled (../printers/index.ts); `explicit`: -o given (with --for, events are printed only then). */
+  output: WatchOutput;
   events: boolean;
   initialEvents: boolean;
   resourceVersion?: string;
@@ -32,63 +30,39 @@ export interface WatchOptions extends SelectionFlags {
   /** Every --for given (all must hold). */
   waitFor?: WaitCondition[];
   wait?: WaitFor;
-  noHeaders: boolean;
-  showManagedFields: boolean;
-  /** -o jsonpath/go-template: the compiled template. */
-  render?: (data: unknown) => string;
+  /** --sort-by (the live view's order: ./watch-live.ts). */
+  sortBy?: string;
 }
 
 export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Promise<WatchOptions> {
   const f = args.flags;
   const str = stringFlag;
   const selection = readSelectionFlags(f);
-  const output = withTemplate(str(f.output), str(f.template));
-  let format = (output ?? 'table') as WatchFormat;
-  let render: WatchOptions['render'];
-  if (!WATCH_FORMATS.includes(format) || output === 'table') {
-    const parsed = templateFormat(output);
-    if (!parsed) throw new UsageError(`unable to match a printer suitable for the output format "${output}" with a watch, allowed formats are: ${WATCH_OUTPUTS.join(',')}`);
-    render = await compileValueTemplate(parsed, (await readTemplate(parsed, io)) ?? '', f['allow-missing-template-keys'] !== false);
-    format = 'template';
-  }
+  const output = await prepareOutput(readOutput('watch', f), io);
   const forSpecs = Array.isArray(f.for) ? f.for : [];
-  const wait = forSpecs.length > 0 ? await import('./watch-for.js') : undefined;
+  const wait = forSpecs.length > 0 ? await import('../wait/wait-for.js') : undefined;
   const waitFor = wait?.parseWaitFors(forSpecs);
-  if (waitFor && (format === 'table' || format === 'wide') && output !== undefined) {
+  if (waitFor && (output.format === 'table' || output.format === 'wide') && output.explicit) {
     throw new UsageError('--for prints objects: -o must be one of name, json, yaml, jsonl');
   }
   const maxEvents = typeof f['max-events'] === 'number' ? f['max-events'] : undefined;
   if (maxEvents !== undefined && (maxEvents < 1 || !Number.isInteger(maxEvents))) throw new UsageError(`--max-events must be a positive integer (got ${maxEvents})`);
   const timeout = str(f.timeout);
   // With --for, kubectl wait's --timeout: 30 s when unset, 0 = check once, negative = a week.
-  const timeoutMs = wait ? wait.waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
+  const timeoutMs = wait ? waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
   const requestTimeoutMs = parseDuration(String(f['request-timeout'] ?? '0'), 'request-timeout');
   return {
-    format: waitFor && output === undefined ? 'name' : format,
-    explicitFormat: output !== undefined,
+    output: waitFor && !output.explicit ? { ...output, format: 'name' } : output,
     events: mode === 'watch' || f['output-watch-events'] === true,
     initialEvents: f['watch-only'] !== true,
     ...selection,
     resourceVersion: str(f['resource-version']),
+    sortBy: str(f['sort-by']),
     timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
     checkOnce: wait !== undefined && timeoutMs === 0,
     requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
     maxEvents,
     waitFor,
     wait,
-    noHeaders: f['no-headers'] === true,
-    showManagedFields: f['show-managed-fields'] === true,
-    render,
   };
-}
-
-/** What `-o` may be with a watch: get's formats without custom-columns. */
-const WATCH_OUTPUTS = ALLOWED_FORMATS.filter((f) => !f.startsWith('custom-columns'));
-
-/** A jsonpath or go-template -o (with its file forms), else undefined. */
-function templateFormat(output: string | undefined): Extract<OutputFormat, { type: 'jsonpath' | 'go-template' }> | undefined {
-  const key = output?.split('=', 1)[0];
-  if (key === undefined || !WATCH_OUTPUTS.includes(key) || (WATCH_FORMATS as readonly string[]).includes(key)) return undefined;
-  const format = parseOutputFormat(output);
-  return format.type === 'jsonpath' || format.type === 'go-template' ? format : undefined;
 }

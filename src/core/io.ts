@@ -14,8 +14,11 @@ export interface IO {
   stdinIsTTY?: boolean;
   /** Whether stdout is a terminal (the live view's default), known without opening anything. */
   stdoutIsTTY?: boolean;
-  /** The terminal on stdout as a Screen for a full-screen view (keys in raw mode until `close()`). */
-  openScreen?(): Promise<Screen>;
+  /**
+   * The terminal on stdout as a Screen for a full-screen view (keys in raw mode until `close()`);
+   * `restore` is written if the process exits with it still open.
+   */
+  openScreen?(restore: string): Promise<Screen>;
   env: Record<string, string | undefined>;
   cwd: string;
   /**

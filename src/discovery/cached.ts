@@ -55,8 +55,8 @@ import type { Transport } from '../transport/types.js';
 import type { CachedDiscovery, DiscoverySnapshot, SnapshotOptions } from './types.js';
 import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
 import { DiskStore, newerMs, withinSameMs } from './disk.js';
-import { combinedSnapshot, formatCombined, indexedSnapshot, parseCombined, type CombinedCache } from './combined.js';
-import { layoutFiles, readLayout, writeLayout } from './layout.js';
+import { combinedLayoutDigest, combinedSnapshot, formatCombined, indexedSnapshot, parseCombined, type CombinedCache } from './combined.js';
+import { layoutDigest, layoutFiles, readLayout, serverGroupsText, writeLayout } from './layout.js';
 import { DEFAULT_WRITE_BEHIND_THRESHOLD, wholeSeconds, type WriteBehind } from './write-behind.js';
 
 export { DEFAULT_WRITE_BEHIND_THRESHOLD, type WriteBehind, type WriteBehindJob } from './write-behind.js';
@@ -107,7 +107,10 @@ export interface DiskCachedDiscovery extends CachedDiscovery {
 interface CombinedRead {
   text: string;
   mtimeMs: number;
-  /** servergroups.json is newer than the combined file: kubectl rewrote its files since (see the top). */
+  /**
+   * servergroups.json is newer than the combined file and not the one it agrees with (another group
+   * list): kubectl rewrote its files with other content since (see the top).
+   */
   layoutNewer: boolean;
 }
 
@@ -150,7 +153,17 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
 
   async function readCombinedFile({ store, paths }: Location): Promise<CombinedRead | undefined> {
     const [file, sgMtime] = await Promise.all([store.read(paths.combinedFile), store.mtime(paths.serverGroupsFile)]);
-    return file && { text: file.text, mtimeMs: file.mtimeMs, layoutNewer: sgMtime !== undefined && newerMs(sgMtime, file.mtimeMs) };
+    if (!file) return undefined;
+    let layoutNewer = sgMtime !== undefined && newerMs(sgMtime, file.mtimeMs);
+    if (layoutNewer) {
+      // kubectl rewrote its layout. The same servergroups.json bytes as the combined file's groups: the
+      // combined file still answers (one file read, not the whole layout; issue 21). Its own TTL holds,
+      // so resources changed inside a group-version appear at the TTL or on a miss, as kubectl's do.
+      const want = combinedLayoutDigest(file.text);
+      const sg = want === undefined ? undefined : await store.read(paths.serverGroupsFile);
+      if (sg && layoutDigest(sg.text) === want) layoutNewer = false;
+    }
+    return { text: file.text, mtimeMs: file.mtimeMs, layoutNewer };
   }
 
   async function combinedState(loc: Location): Promise<CombinedState> {
@@ -172,10 +185,11 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
   }
 
   /** After a server answer: kubectl's layout, then the combined file (or the combined file and the layout behind). */
-  function writeFetched(loc: Location, combined: CombinedCache, previous: DiscoverySnapshot | undefined): void {
-    const snap = combinedSnapshot(combined);
+  function writeFetched(loc: Location, fetched: CombinedCache, previous: DiscoverySnapshot | undefined): void {
+    const snap = combinedSnapshot(fetched);
     if (snap.resources.size === 0) return; // empty answers are never cached
     later(async () => {
+      const combined: CombinedCache = { ...fetched, layout: layoutDigest(serverGroupsText(snap.groups)) };
       const files = layoutFiles(loc.paths.kubectlDir, snap, previous);
       const wb = opts.writeBehind;
       if (wb && files.length > (wb.threshold ?? DEFAULT_WRITE_BEHIND_THRESHOLD)) {
@@ -196,8 +210,8 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
    * group-versions into the layout, and the combined file as a summary dated `mtimeMs` (the data is
    * not younger than that), to the millisecond (see newerMs). Not written while a group-version still fails.
    */
-  function writeSummary(loc: Location, snap: DiscoverySnapshot, before: DiscoverySnapshot, mtimeMs: number): void {
-    const combined: CombinedCache = { mode: 'legacy', server, snapshot: snap };
+  function writeSummary(loc: Location, snap: DiscoverySnapshot, before: DiscoverySnapshot, mtimeMs: number, layout: string | undefined): void {
+    const combined: CombinedCache = layout === undefined ? { mode: 'legacy', server, snapshot: snap } : { mode: 'legacy', server, snapshot: snap, layout };
     later(async () => {
       if (snap.resources.size > before.resources.size) {
         writeLayout(loc.store, loc.paths.kubectlDir, snap, before, false);
@@ -212,7 +226,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
   async function renewAfterNotModified(loc: Location, state: CombinedState, combined: CombinedCache): Promise<void> {
     if (state.layoutNewer) {
       // kubectl's newer files stay; kdyn's file catches up.
-      later(async () => loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined)));
+      later(async () => loc.store.writeFileSync(loc.paths.combinedFile, formatCombined({ ...combined, layout: layoutDigest(serverGroupsText(combinedSnapshot(combined).groups)) })));
       return;
     }
     if ((await loc.store.mtime(loc.paths.serverGroupsFile)) === undefined) {
@@ -240,7 +254,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     // Group-versions that failed when this was cached are asked for again (errors are not cached).
     if (missingGroupVersions(snap).length === 0) return snap;
     const before = await fillGaps(snap);
-    if (snap.resources.size > before.resources.size) writeSummary(loc, snap, before, state.mtimeMs!);
+    if (snap.resources.size > before.resources.size) writeSummary(loc, snap, before, state.mtimeMs!, state.combined.layout);
     return snap;
   }
 
@@ -251,7 +265,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     if (!layout) return undefined;
     const snap = layout.snapshot;
     const before = layout.missing.length ? await fillGaps(snap) : { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
-    writeSummary(loc, snap, before, layout.serverGroupsMtimeMs);
+    writeSummary(loc, snap, before, layout.serverGroupsMtimeMs, layout.serverGroupsDigest);
     return snap;
   }
 

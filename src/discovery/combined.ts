@@ -19,15 +19,21 @@ export interface CachedPart {
   part: DiscoverySnapshot;
 }
 
+/**
+ * `layout`: the digest (layout.ts layoutDigest) of the servergroups.json that holds the same groups as
+ * this file, as written by kdyn or read from kubectl's layout. When kubectl rewrites its layout with
+ * a byte-identical servergroups.json, the combined file still answers (see cached.ts).
+ */
 export type CombinedCache =
-  | { mode: 'aggregated'; server: string; api: CachedPart; apis: CachedPart }
-  | { mode: 'legacy'; server: string; snapshot: DiscoverySnapshot };
+  | { mode: 'aggregated'; server: string; api: CachedPart; apis: CachedPart; layout?: string }
+  | { mode: 'legacy'; server: string; snapshot: DiscoverySnapshot; layout?: string };
 
 /** The parts of a combined file, in file order, by their key in the decoded object. */
 const PART_KEYS = { aggregated: ['api', 'apis'], legacy: ['snapshot'] } as const;
 
 export function formatCombined(c: CombinedCache): string {
   const body: Record<string, unknown> = { format: COMBINED_FORMAT, server: c.server, mode: c.mode };
+  if (c.layout !== undefined) body.layout = c.layout;
   if (c.mode === 'aggregated') {
     body.api = { etag: c.api.etag, part: serialize(c.api.part) };
     body.apis = { etag: c.apis.etag, part: serialize(c.apis.part) };
@@ -110,18 +116,30 @@ function readHeader(text: string): { header: Record<string, unknown>; bodyStart:
   return { header, bodyStart: nl + 1 };
 }
 
+/** The header's `layout` digest (see CombinedCache), reading line 1 only; undefined when absent or malformed. */
+export function combinedLayoutDigest(text: string): string | undefined {
+  try {
+    const { header } = readHeader(text);
+    return typeof header.layout === 'string' ? header.layout : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Validates a JSON-parsed combined file; undefined for anything that is not a well-formed combined file for `server`. */
 export function validateCombined(o: unknown, server: string): CombinedCache | undefined {
   try {
     if (!isObject(o) || o.format !== COMBINED_FORMAT || o.server !== server) return undefined;
+    if (o.layout !== undefined && typeof o.layout !== 'string') return undefined;
+    const layout = typeof o.layout === 'string' ? { layout: o.layout } : {};
     if (o.mode === 'aggregated') {
       const api = cachedPart(o.api);
       const apis = cachedPart(o.apis);
-      return api && apis ? { mode: 'aggregated', server, api, apis } : undefined;
+      return api && apis ? { mode: 'aggregated', server, api, apis, ...layout } : undefined;
     }
     if (o.mode === 'legacy') {
       const snapshot = isObject(o.snapshot) ? deserialize(o.snapshot.part) : undefined;
-      return snapshot ? { mode: 'legacy', server, snapshot } : undefined;
+      return snapshot ? { mode: 'legacy', server, snapshot, ...layout } : undefined;
     }
   } catch {
     /* malformed */

@@ -4,6 +4,7 @@
  */
 import type { DiscoverySnapshot, APIResource } from './types.js';
 import { relative } from 'node:path';
+import { createHash } from 'node:crypto';
 import { serverResourcesFile } from './cache-dir.js';
 import type { DiskStore } from './disk.js';
 import { formatAPIGroupList, formatAPIResourceList, parseAPIGroupList, parseAPIResourceList } from './legacy.js';
@@ -15,6 +16,18 @@ export interface LayoutRead {
   /** Group-versions listed in servergroups.json whose file is missing, expired, corrupt or wrongly typed. */
   missing: Array<{ group: string; version: string }>;
   serverGroupsMtimeMs: number;
+  /** layoutDigest of servergroups.json as read. */
+  serverGroupsDigest: string;
+}
+
+/** servergroups.json's content for a snapshot's groups, as kdyn writes it (only validated group names). */
+export function serverGroupsText(groups: DiscoverySnapshot['groups']): string {
+  return formatAPIGroupList(groups.filter((g) => isSafeGroupName(g.name)));
+}
+
+/** A digest of servergroups.json's bytes: equal digests mean kubectl rewrote the same group list. */
+export function layoutDigest(serverGroupsJson: string): string {
+  return createHash('sha256').update(serverGroupsJson).digest('base64');
 }
 
 /**
@@ -54,7 +67,7 @@ export async function readLayout(store: DiskStore, kubectlDir: string, serverGro
     if (list) snapshot.resources.set(gv.group ? `${gv.group}/${gv.version}` : gv.version, list);
     else missing.push(gv);
   });
-  return { snapshot, missing, serverGroupsMtimeMs: sg.mtimeMs };
+  return { snapshot, missing, serverGroupsMtimeMs: sg.mtimeMs, serverGroupsDigest: layoutDigest(sg.text) };
 }
 
 /** One file of kubectl's layout, relative to `<root>/discovery/<host>`. */
@@ -82,7 +95,7 @@ export function layoutFiles(kubectlDir: string, s: DiscoverySnapshot, previous?:
     files.push({ rel: relative(kubectlDir, serverResourcesFile(kubectlDir, group, version)), data: formatAPIResourceList(gv, list) });
   }
   if (writeServerGroups) {
-    files.push({ rel: 'servergroups.json', data: formatAPIGroupList(s.groups.filter((g) => isSafeGroupName(g.name))) });
+    files.push({ rel: 'servergroups.json', data: serverGroupsText(s.groups) });
   }
   return files;
 }

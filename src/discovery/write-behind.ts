@@ -30,6 +30,19 @@ export interface WriteBehindJob {
   server: string;
 }
 
+/**
+ * The CLI's WriteBehind: starts the background writer (layout-writer.ts) detached, with no stdio and
+ * only paths as arguments. The writer's file sits beside the code that starts it: dist/cli/layout-writer.js
+ * beside the CLI bundle, or build/src/discovery/layout-writer.js when running transpiled.
+ */
+export async function startLayoutWriter(job: WriteBehindJob): Promise<void> {
+  const [{ spawn }, { fileURLToPath }, { dirname, join }] = await Promise.all([import('node:child_process'), import('node:url'), import('node:path')]);
+  const dir = dirname(fileURLToPath(import.meta.url));
+  const child = spawn(process.execPath, [join(dir, 'layout-writer.js'), job.root, job.server], { detached: true, stdio: 'ignore' });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
 /** The CLI's threshold: the demo seed (~60 files) is still written before exit. */
 export const DEFAULT_WRITE_BEHIND_THRESHOLD = 64;
 

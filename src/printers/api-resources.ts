@@ -1,10 +1,24 @@
 /**
  * `api-resources` rows and their output formats, as kubectl's `pkg/cmd/apiresources/apiresources.go`:
  * one row per group resource from its preferred version (ServerPreferredResources), subresources and
- * resources without verbs skipped, filters, a stable sort by group (or name/kind) then name. Pure.
+ * resources without verbs skipped, filters, a stable sort by group (or name/kind) then name. The
+ * rows' `-o json` and `-o yaml` are get's encoders (./json.ts, ./yaml.ts).
  */
-import type { DiscoverySnapshot } from '../discovery/types.js';
+import type { IO } from '../core/io.js';
+import type { ApiResourcesOutput, RowPrinter } from './index.js';
 import { formatColumns } from './columns.js';
+import { toJSON } from './json.js';
+
+/**
+ * What the rows are made of: discovery's groups and each group-version's resources (a
+ * DiscoverySnapshot fits; printers do not import discovery).
+ */
+export interface ResourceSource {
+  /** Groups in server order, the core group ('') first; versions in preference order. */
+  groups: ReadonlyArray<{ name: string; versions: readonly string[]; preferredVersion: string }>;
+  /** Resources per group-version key (`v1`, `apps/v1`), subresources included as `parent/sub`. */
+  resources: ReadonlyMap<string, ReadonlyArray<Omit<ResourceRow, 'apiVersion' | 'group'>>>;
+}
 
 export interface ResourceRow {
   name: string;
@@ -30,7 +44,7 @@ export interface RowFilters {
 }
 
 /** client-go's ServerPreferredResources: a group resource comes from the preferred version when served there. */
-export function preferredRows(s: DiscoverySnapshot): ResourceRow[] {
+export function preferredRows(s: ResourceSource): ResourceRow[] {
   const chosen = new Map<string, { version: string; row: ResourceRow }>();
   // Lists in discovery order; within a list, rows in server order (kubectl's map order does not matter after sorting).
   const order: string[] = [];
@@ -71,7 +85,7 @@ export function preferredRows(s: DiscoverySnapshot): ResourceRow[] {
   return [...byGV.values()].flat();
 }
 
-export function selectRows(s: DiscoverySnapshot, f: RowFilters): ResourceRow[] {
+export function selectRows(s: ResourceSource, f: RowFilters): ResourceRow[] {
   const rows = preferredRows(s).filter((r) => {
     if (r.verbs.length === 0) return false;
     if (f.apiGroup !== undefined && f.apiGroup !== r.group) return false;
@@ -107,7 +121,16 @@ export function formatNames(rows: readonly ResourceRow[]): string {
   return out;
 }
 
-/** `-o json`: the rows as an array (for scripts). */
-export function formatJSON(rows: readonly ResourceRow[]): string {
-  return JSON.stringify(rows, null, 2) + '\n';
+/** The output module's api-resources mode: the table (or -o wide), `-o name`, or the rows as data (`-o json|yaml`, for scripts). */
+export async function createRowPrinter(o: ApiResourcesOutput, io: IO): Promise<RowPrinter> {
+  const toYAML = o.format === 'yaml' ? (await import('./yaml.js')).toYAML : undefined;
+  return {
+    page(rows) {
+      if (o.format === 'name') io.stdout.write(formatNames(rows));
+      else if (o.format === 'json') io.stdout.write(toJSON(rows));
+      else if (toYAML) io.stdout.write(toYAML(rows));
+      else io.stdout.write(formatTable(rows, o.format === 'wide', o.noHeaders));
+    },
+    end() {},
+  };
 }

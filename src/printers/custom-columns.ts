@@ -11,7 +11,7 @@
  */
 import { KdynError } from '../core/errors.js';
 import { formatColumns } from './columns.js';
-import { compileJSONPath, formatGoValue, JSONPathError, relaxedJSONPathExpression, type JSONPathTemplate } from './jsonpath.js';
+import { compileJSONPath, formatGoValue, JSONPathError, relaxedJSONPathExpression, type JSONPathTemplate } from './jsonpath/index.js';
 
 export interface CustomColumn {
   header: string;
@@ -74,8 +74,10 @@ export class CustomColumnsPrinter {
 
   constructor(
     readonly columns: readonly CustomColumn[],
-    private readonly options: { noHeaders?: boolean } = {},
-  ) {}
+    private readonly options: { noHeaders?: boolean; templates?: JSONPathTemplate[] } = {},
+  ) {
+    this.templates = options.templates;
+  }
 
   /**
    * Adds one object's row. Throws CustomColumnsError with kubectl's message for a column path

@@ -11,6 +11,8 @@
  * - jsonl (kdyn): `{"type":...,"object":...}` per line, always;
  * - template (`-o jsonpath=...`, `-o go-template=...` and their -file forms): the template applied to
  *   each object, or with events to the `{"type":...,"object":...}` event, as kubectl does.
+ * createEventPrinter is the output module's watch mode (./index.ts): the text batched into writes
+ * (OutputBuffer), stderr notices (./watch-notices.ts) written after the events before them.
  */
 import type { Table, TableColumnDefinition } from '../core/table.js';
 import type { Unstructured } from '../core/unstructured.js';
@@ -18,10 +20,10 @@ import { formatColumns, type RememberedWidths } from './columns.js';
 import { objectName, type GroupKind } from './name.js';
 import { TABWRITER_MIN_WIDTH, TableAccumulator } from './table.js';
 import { goJSON, toJSON } from './json.js';
+import type { EventPrinter, WatchOutput, WatchPrintContext } from './index.js';
+import type { IO } from '../core/io.js';
 
 export type WatchFormat = 'table' | 'wide' | 'name' | 'json' | 'yaml' | 'jsonl' | 'template';
-/** The plain formats; 'template' comes from a jsonpath or go-template -o. */
-export const WATCH_FORMATS: readonly WatchFormat[] = ['table', 'wide', 'name', 'json', 'yaml', 'jsonl'];
 
 export interface WatchPrinterOptions {
   format: WatchFormat;
@@ -34,7 +36,7 @@ export interface WatchPrinterOptions {
   withKind?: boolean;
   /** Keep metadata.managedFields in json/yaml/jsonl (kubectl keeps them in event form only). */
   keepManagedFields?: boolean;
-  /** format 'template': the compiled template (../cli/output-template.ts). */
+  /** format 'template': the compiled template (./template.ts). */
   render?: (data: unknown) => string;
 }
 
@@ -46,6 +48,66 @@ export interface PrintedEvent {
 }
 
 const EVENT_CELLS: Record<string, string> = { ADDED: 'ADDED   ', MODIFIED: 'MODIFIED', DELETED: 'DELETED ', ERROR: 'ERROR   ' };
+
+/**
+ * The output module's watch mode: events printed by a WatchPrinter into an OutputBuffer; a notice
+ * flushes the events before it, then goes to stderr.
+ */
+export async function createEventPrinter(o: WatchOutput, ctx: WatchPrintContext, io: IO): Promise<EventPrinter> {
+  const printer = await createWatchPrinter({
+    format: o.format,
+    events: ctx.events,
+    withNamespace: ctx.withNamespace,
+    noHeaders: o.noHeaders,
+    withKind: ctx.withKind,
+    keepManagedFields: ctx.keepManagedFields,
+    render: o.template?.compiled?.type === 'value' ? o.template.compiled.run : undefined,
+  });
+  const table = o.format === 'table' || o.format === 'wide';
+  const out = new OutputBuffer(io);
+  return {
+    event: (events) => {
+      if (!ctx.quiet) out.write(table ? printer.printBlock(events) : events.map((e) => printer.print(e)).join(''));
+    },
+    text: (text) => out.write(text),
+    notice: (text) => {
+      out.flush();
+      io.stderr.write(text);
+    },
+    end: () => out.flush(),
+  };
+}
+
+/**
+ * Output in batches: events that arrive together (one network chunk) are written with one write;
+ * a write happens at the latest on the next turn of the event loop, or at 64 KiB.
+ */
+export class OutputBuffer {
+  private pending = '';
+  private scheduled = false;
+
+  constructor(private readonly io: IO) {}
+
+  write(text: string): void {
+    if (!text) return;
+    this.pending += text;
+    if (this.pending.length >= 65536) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  flush(): void {
+    if (!this.pending) return;
+    const text = this.pending;
+    this.pending = '';
+    this.io.stdout.write(text);
+  }
+}
 
 /** The printer for `opts`; the YAML encoder (js-yaml) is loaded only for `-o yaml`. */
 export async function createWatchPrinter(opts: WatchPrinterOptions): Promise<WatchPrinter> {

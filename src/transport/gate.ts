@@ -41,11 +41,12 @@ export class ClientFlightGate extends Duplex {
     return this.state === 'open';
   }
 
-  /** Sends what was held; later writes pass straight through. */
+  /** Sends what was held, in one write (one segment with TCP_NODELAY); later writes pass straight through. */
   open(): void {
     if (this.state === 'open' || this.destroyed) return;
     this.state = 'open';
-    for (const b of this.held.splice(0)) this.tcp.write(b);
+    const held = this.held.splice(0);
+    if (held.length) this.tcp.write(held.length === 1 ? held[0]! : Buffer.concat(held));
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {

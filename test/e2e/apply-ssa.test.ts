@@ -13,7 +13,7 @@ import { simpleCrd } from '../support/apiserver/crds.js';
 import { spawn } from 'node:child_process';
 import { hasKubectl, KDYN, runCommand } from '../support/cli.js';
 import { configMap as cm, kdynIn, manifestFile, signals, until } from './apply-helpers.js';
-import { connect } from '../../src/dynamic/connect.js';
+import { connect } from '../../src/connect.js';
 
 let env: ServerEnv;
 let server: LocalApiServer;

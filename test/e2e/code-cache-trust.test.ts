@@ -1,6 +1,6 @@
 /**
- * bin/kdyn runs the bytecode it finds in its code cache, so it must use only a cache directory no
- * other user can write (issue 20, item 3). Each test plants a real attack entry: V8 bytecode made from
+ * kdyn runs the bytecode it finds in its code cache (src/startup/code-cache.ts), so it must use only a
+ * cache directory no other user can write (issue 20, item 3). Each test plants a real attack entry: V8 bytecode made from
  * another bundle of the same length (V8 checks only the length) that prints `PLANTED Version ` instead
  * of `Client Version:`, with a valid header and CRC, under the name the real bundle's entry has. The
  * control shows that kdyn runs it from a private directory (only the owner could have put it there);
@@ -254,5 +254,95 @@ describe('directories kdyn makes', () => {
     assert.equal(runVersion(app, { XDG_CACHE_HOME: base, KDYN_CODE_CACHE: 'node' }), GENUINE);
     assert.equal(statSync(join(base, 'kdyn-compile-cache', 'version')).mode & 0o777, 0o700, 'used in a private base');
     assert.ok(readdirSync(join(base, 'kdyn-compile-cache', 'version')).length > 0, 'Node wrote its entries');
+  });
+});
+
+/**
+ * Node's compile cache (KDYN_CODE_CACHE=node, Node 22.1+) checks only hashes: the source's size and
+ * CRC-32 and the cached bytes' CRC-32 (docs/design/startup.md). The attacker's entry is that of an
+ * evil bundle of the same length, its source CRC-32 replaced by the real bundle's, under the name Node
+ * gave the real entry. Node's entry holds only the code compiled when the file loaded (functions
+ * compiled later come from the real source), so the evil bundle prints from its top level.
+ */
+describe("Node's compile cache (KDYN_CODE_CACHE=node): a planted entry runs only from a private directory", () => {
+  const NODE = { KDYN_CODE_CACHE: 'node' };
+  let enabled = false;
+  /** Node's entry directory for `version` under base, made by a genuine run. */
+  const nodeEntryDir = (base: string): string => {
+    const dir = join(base, 'kdyn-compile-cache', 'version');
+    const [tag] = readdirSync(dir);
+    assert.ok(tag, `Node made its directory in ${dir}`);
+    return join(dir, tag!);
+  };
+  /** The entry of bin.js in `dir`: the file whose header holds the bundle's CRC-32. */
+  const entryOf = (dir: string, crc: number): string => {
+    const want = Buffer.alloc(4);
+    want.writeUInt32LE(crc >>> 0);
+    const file = readdirSync(dir).find((n) => readFileSync(join(dir, n)).subarray(0, 32).includes(want));
+    assert.ok(file, `an entry for bin.js in ${dir}: ${readdirSync(dir).join(' ')}`);
+    return join(dir, file!);
+  };
+  let forged: Buffer;
+
+  before(async () => {
+    const { enableCompileCache } = (await import('node:module')) as { enableCompileCache?: unknown };
+    enabled = typeof enableCompileCache === 'function';
+    if (!enabled) return;
+    const { crc32 } = (await import('node:zlib')) as unknown as { crc32: (b: Buffer) => number };
+    const realCrc = crc32(readFileSync(join(app, 'dist', 'cli', 'bin.js')));
+    const evil = join(scratch, 'evil-top');
+    copyKdyn(evil);
+    const bundle = join(evil, 'dist', 'cli', 'bin.js');
+    // The same length in UTF-16 units (V8's check) and in UTF-8 bytes (Node's): 'é' is one unit, two bytes.
+    const text = readFileSync(bundle, 'utf8');
+    const extra = Buffer.byteLength(text) - text.length;
+    const payload = `require('fs').writeSync(1, ${JSON.stringify(PLANTED)}); process.exit(0); /*${'é'.repeat(extra)}`;
+    writeFileSync(bundle, `${payload}${' '.repeat(text.length - payload.length - 2)}*/`);
+    const evilCrc = crc32(readFileSync(bundle));
+    const evilBase = freshBase();
+    assert.equal(runVersion(evil, { XDG_CACHE_HOME: evilBase, ...NODE }), PLANTED);
+    const entry = readFileSync(entryOf(nodeEntryDir(evilBase), evilCrc));
+    const at = entry.subarray(0, 32).indexOf(Buffer.from(new Uint32Array([evilCrc >>> 0]).buffer));
+    forged = Buffer.from(entry);
+    forged.writeUInt32LE(realCrc >>> 0, at);
+  });
+
+  /** A base where a genuine run made Node's entry, then replaced by the forged one. */
+  const plantNode = (): { base: string; file: string } => {
+    const base = freshBase();
+    assert.equal(runVersion(app, { XDG_CACHE_HOME: base, ...NODE }), GENUINE);
+    const dir = nodeEntryDir(base);
+    const file = readdirSync(dir).map((n) => join(dir, n))[0]!;
+    writeFileSync(file, forged);
+    return { base, file };
+  };
+
+  test('control: the forged entry runs from a private directory (so the cases below would catch it)', (t) => {
+    if (!enabled) return t.skip(`Node ${process.version} has no module.enableCompileCache`);
+    const { base } = plantNode();
+    assert.equal(runVersion(app, { XDG_CACHE_HOME: base, ...NODE }), PLANTED, "Node's compile cache did not run the forged entry: this test no longer tests anything");
+  });
+
+  const cases: Array<[string, (base: string) => void]> = [
+    ['the base is group-writable', (base) => chmodSync(base, 0o770)],
+    ['kdyn-compile-cache is writable by others', (base) => chmodSync(join(base, 'kdyn-compile-cache'), 0o703)],
+    ["the command's directory is 0755, not the 0700 kdyn makes", (base) => chmodSync(join(base, 'kdyn-compile-cache', 'version'), 0o755)],
+  ];
+  for (const [name, weaken] of cases) {
+    test(name, (t) => {
+      if (!enabled) return t.skip(`Node ${process.version} has no module.enableCompileCache`);
+      const { base, file } = plantNode();
+      weaken(base);
+      assert.equal(runVersion(app, { XDG_CACHE_HOME: base, ...NODE }), GENUINE, `the forged entry ran: ${name}`);
+      assert.ok(readFileSync(file).equals(forged), 'the entry was left alone');
+    });
+  }
+
+  test('kdyn-compile-cache is a symlink to a private directory', (t) => {
+    if (!enabled) return t.skip(`Node ${process.version} has no module.enableCompileCache`);
+    const { base: elsewhere } = plantNode();
+    const base = freshBase();
+    symlinkSync(join(elsewhere, 'kdyn-compile-cache'), join(base, 'kdyn-compile-cache'));
+    assert.equal(runVersion(app, { XDG_CACHE_HOME: base, ...NODE }), GENUINE, 'the forged entry ran through a symlink');
   });
 });

@@ -6,7 +6,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { HAS_KUBECTL, startGetEnv, type GetEnv } from './get-helpers.js';
-import { connect, type Connection } from '../../src/dynamic/connect.js';
+import { connect, type Connection } from '../../src/connect.js';
 import type { Unstructured } from '../../src/core/unstructured.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
 

@@ -37,7 +37,7 @@ test('npm pack contains the bundle, library, types, bin scripts, README, LICENSE
   for (const f of files) {
     assert.match(f, /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/(kdyn|kubectl-kdyn|kubectl_complete-kdyn|package\.json)|dist\/THIRD_PARTY_NOTICES\.md|dist\/cli\/.+\.js|dist\/cli\/package\.json|dist\/lib\/index\.js|dist\/types\/.+\.d\.ts)$/, f);
   }
-  for (const f of ['LICENSE', 'README.md', 'CHANGELOG.md', 'dist/THIRD_PARTY_NOTICES.md', 'bin/kdyn', 'bin/kubectl-kdyn', 'bin/kubectl_complete-kdyn', 'dist/cli/bin.js', 'dist/lib/index.js', 'dist/types/index.d.ts']) {
+  for (const f of ['LICENSE', 'README.md', 'CHANGELOG.md', 'dist/THIRD_PARTY_NOTICES.md', 'bin/kdyn', 'bin/kubectl-kdyn', 'bin/kubectl_complete-kdyn', 'dist/cli/bin.js', 'dist/cli/layout-writer.js', 'dist/lib/index.js', 'dist/types/index.d.ts']) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
 });

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HAS_KUBECTL, startGetEnv, type GetEnv } from './get-helpers.js';
 import { repoRoot, runKdyn, type Run } from '../support/cli.js';
-import { connect, type Connection } from '../../src/dynamic/connect.js';
+import { connect, type Connection } from '../../src/connect.js';
 import { DISCOVERY_TIMEOUT_MS } from '../../src/core/timeouts.js';
 
 /** A hand-made HTTP server: `answer(requestLine, socket)` writes whatever bytes the case needs. */
@@ -145,12 +145,14 @@ describe('1: a malformed chunked body in the same read as the headers', () => {
 });
 
 describe('1: no command ends with exit 0 while its work is unfinished', () => {
-  /** Runs the CLI's exit guard (build/src/cli/exit-guard.js) in a real process around `work`. */
+  /** Runs the CLI's exit guard (build/src/startup/exit-guard.js), as src/cli/bin.ts wires it, in a real process around `work`. */
   function guarded(work: string): Promise<Run> {
-    const guard = pathToFileURL(join(repoRoot(), 'build/src/cli/exit-guard.js')).href;
+    const guard = pathToFileURL(join(repoRoot(), 'build/src/startup/exit-guard.js')).href;
+    const report = pathToFileURL(join(repoRoot(), 'build/src/cli/report-error.js')).href;
     const script = `import { exitWhenSettled } from ${JSON.stringify(guard)};
+import { reportError } from ${JSON.stringify(report)};
 const io = { stderr: { write: (s) => process.stderr.write(s) } };
-exitWhenSettled(${work}, io);`;
+exitWhenSettled(${work}, io, (e) => reportError(e, 9, io, ''));`;
     return new Promise((resolve) => {
       const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';

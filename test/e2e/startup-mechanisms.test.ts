@@ -1,7 +1,8 @@
 /**
- * The start-up mechanisms that depend on esbuild's output and on Node internals (see scripts/build.mjs
- * "Lazy built-ins" and bin/kdyn): each test fails with a message naming the mechanism that stopped
- * working, so a Node or esbuild upgrade that breaks one is found here, not as a slow CI loop.
+ * The start-up mechanisms that depend on esbuild's output and on Node internals (see
+ * src/startup/lazy-builtins.mjs, src/startup/code-cache.ts and docs/design/startup.md): each test fails
+ * with a message naming the mechanism that stopped working, so a Node or esbuild upgrade that breaks
+ * one is found here, not as a slow CI loop.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,13 +60,13 @@ test('lazy built-ins: `kdyn get` initialises the kubeconfig loader and the trans
   }
 });
 
-test('code cache: the Node internals bin/kdyn builds on are still there', async () => {
+test('code cache: the Node internals src/startup/code-cache.ts builds on are still there', async () => {
   const { default: Module } = await import('node:module');
   const m = Module as unknown as Record<string, unknown> & { prototype: Record<string, unknown> };
-  assert.equal(typeof m.prototype._compile, 'function', 'Module.prototype._compile is gone: bin/kdyn can no longer compile dist/cli with a code cache');
-  assert.equal(typeof m.wrap, 'function', 'Module.wrap is gone: bin/kdyn wraps each dist/cli file with it');
-  assert.equal(typeof m._resolveFilename, 'function', 'Module._resolveFilename is gone: the require bin/kdyn builds uses it for require.resolve');
-  assert.equal(typeof m._cache, 'object', 'Module._cache is gone: bin/kdyn loads the bundle\'s own files through it');
+  assert.equal(typeof m.prototype._compile, 'function', 'Module.prototype._compile is gone: src/startup/code-cache.ts can no longer compile dist/cli with a code cache');
+  assert.equal(typeof m.wrap, 'function', 'Module.wrap is gone: the code cache wraps each dist/cli file with it');
+  assert.equal(typeof m._resolveFilename, 'function', 'Module._resolveFilename is gone: the require the code cache builds uses it for require.resolve');
+  assert.equal(typeof m._cache, 'object', 'Module._cache is gone: the code cache loads the bundle\'s own files through it');
 });
 
 test('code cache: the first run writes an entry through the _compile replacement, the second run uses it as it is', () => {
@@ -82,7 +83,7 @@ test('code cache: the first run writes an entry through the _compile replacement
         return [];
       }
     })();
-    assert.equal(entries.length, 1, `no code cache entry for bin.js after a run (${dir}): Node no longer compiles dist/cli through Module.prototype._compile, so bin/kdyn's replacement never ran`);
+    assert.equal(entries.length, 1, `no code cache entry for bin.js after a run (${dir}): Node no longer compiles dist/cli through Module.prototype._compile, so the code cache's replacement never ran`);
     const entry = join(dir, entries[0]!);
     const before = statSync(entry);
     const second = run();
@@ -90,7 +91,7 @@ test('code cache: the first run writes an entry through the _compile replacement
     assert.equal(second.stdout, first.stdout);
     const after = statSync(entry);
     // A rejected entry (V8 refused the bytes, or the header/CRC check failed) is rewritten at exit: a new file.
-    assert.ok(after.ino === before.ino && after.mtimeMs === before.mtimeMs, 'the second run rewrote the code cache entry: V8 rejected the cached data (or bin/kdyn\'s entry check failed), so no run gains from the cache');
+    assert.ok(after.ino === before.ino && after.mtimeMs === before.mtimeMs, 'the second run rewrote the code cache entry: V8 rejected the cached data (or the code cache\'s entry check failed), so no run gains from the cache');
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

@@ -101,12 +101,13 @@ test('the V8 code cache never runs the bytecode of a replaced file of the same l
   }
 });
 
-test('bin/kdyn keys its code cache by the commands src/cli/spec.ts defines', async () => {
+test('the code cache is keyed by the commands src/cli/spec.ts defines (the build puts them into dist/cli/start.js)', async () => {
   const { COMMANDS } = await import('../../src/cli/spec.js');
-  const text = readFileSync(join(root, 'bin', 'kdyn'), 'utf8');
-  const listed = /const COMMANDS = (\[[^\]]*\])/.exec(text)?.[1];
-  assert.ok(listed, 'bin/kdyn has a COMMANDS list');
-  assert.deepEqual(JSON.parse(listed!.replace(/'/g, '"')), COMMANDS.map((c) => c.name).sort());
+  const text = readFileSync(join(root, 'dist', 'cli', 'start.js'), 'utf8');
+  const listed = /(\["__complete"[^\]]*\])/.exec(text)?.[1];
+  assert.ok(listed, 'dist/cli/start.js has the list of command names');
+  assert.deepEqual(JSON.parse(listed!), COMMANDS.map((c) => c.name).sort());
+  assert.doesNotMatch(readFileSync(join(root, 'bin', 'kdyn'), 'utf8'), /'api-resources'/, 'bin/kdyn keeps no copy of the command list');
 });
 
 test("Node 22+: KDYN_CODE_CACHE=node switches to Node's compile cache, in a private directory per command", async (t) => {

@@ -1,21 +1,20 @@
 /**
  * `kdyn api-resources`: kubectl's command over kdyn's cached discovery. Differences from kubectl, on
  * purpose: within the cache TTL the answer comes from the cache (kubectl always refetches), `-o json|yaml`
- * print the rows as data, and a partly failed discovery (a failed or stale group-version, in either
- * discovery mode) prints every available row, one warning per group-version, and exits 0 (1 with --strict).
+ * print the rows as data (with get's JSON and YAML printers), and a partly failed discovery (a failed or
+ * stale group-version, in either discovery mode) prints every available row, one warning per
+ * group-version, and exits 0 (1 with --strict).
  */
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { KdynError, UsageError } from '../../core/errors.js';
-import { formatJSON, formatNames, formatTable, selectRows, type RowFilters } from '../../printers/api-resources.js';
-
-const OUTPUTS = new Set(['', 'wide', 'name', 'json', 'yaml']);
+import { KdynError } from '../../core/errors.js';
+import { createPrinter, readOutput } from '../../printers/index.js';
+import { selectRows, type RowFilters } from '../../printers/api-resources.js';
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
   const f = args.flags;
-  const output = typeof f.output === 'string' ? f.output : '';
-  if (!OUTPUTS.has(output)) throw new UsageError(`--output ${output} is not available`);
+  const output = readOutput('api-resources', f);
   const filters: RowFilters = {
     // As kubectl: an explicit `--api-group=` selects the core group.
     apiGroup: args.explicit.has('api-group') ? String(f['api-group'] ?? '') : undefined,
@@ -31,14 +30,9 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
     if (e instanceof NoCachedDiscoveryError) throw new KdynError(`no cached discovery for ${e.server} in ${e.where} (run once without --cached to fill it)`);
     throw e;
   });
-  const rows = selectRows(snapshot, filters);
-
-  let text: string;
-  if (output === 'name') text = formatNames(rows);
-  else if (output === 'json') text = formatJSON(rows);
-  else if (output === 'yaml') text = (await import('js-yaml')).dump(rows, { noRefs: true });
-  else text = formatTable(rows, output === 'wide', f['no-headers'] === true);
-  io.stdout.write(text);
+  const printer = await createPrinter(output, undefined, io);
+  printer.page(selectRows(snapshot, filters));
+  printer.end();
 
   for (const failure of snapshot.failures) io.stderr.write(`Warning: ${failure.message}\n`);
   // Cache files are written after the answer is printed; they must be complete before the process exits.

@@ -6,28 +6,23 @@
  * exit 1 if any object failed, 130 after SIGINT and 143 after SIGTERM (no new request starts, the
  * ones in flight finish, the summary says what was done).
  */
-import { UsageError, StatusError, errorFromServer } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import type { IO } from '../../core/io.js';
-import type { Unstructured } from '../../core/unstructured.js';
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import { parseDuration } from '../duration.js';
-import { parseGroupVersion } from '../../core/gvk.js';
-import { groupKindPrefix } from '../../printers/name.js';
-import { createObjectPrinter } from '../../printers/index.js';
-import { decodeSources, noObjectsError, readSources } from '../../apply/sources.js';
-import { describeOrigin, ManifestError, type Manifest } from '../../apply/manifests.js';
+import { createPrinter, readOutput, type ApplyOutput, type ApplyPrinter } from '../../printers/index.js';
+import { decodeSources, noObjectsError, readSources, readStream } from '../../apply/sources.js';
+import { ManifestError, type Manifest } from '../../apply/manifests.js';
 import { planRequests } from '../../apply/requests.js';
-import { applyManifests, type ApplyOptions, type ApplyReport, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
+import { applyManifests, type ApplyOptions, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
 import { failureReason } from '../../apply/conflict.js';
-import { MappingError } from '../../apply/resolve.js';
-
-type Output = 'text' | 'name' | 'json' | 'yaml' | 'jsonl';
+import { failureLine, objectRef, summaryLine, waitForApplied } from '../../apply/report.js';
 
 export interface ApplyCommandOptions {
   files: string[];
   recursive: boolean;
-  output: Output;
+  output: ApplyOutput;
   dryRun: 'none' | 'server' | 'client';
   fieldManager: string;
   force: boolean;
@@ -37,7 +32,6 @@ export interface ApplyCommandOptions {
   timeoutMs: number;
   /** Whether --timeout was given (it then also bounds the wait for new CRDs). */
   timeoutGiven: boolean;
-  showManagedFields: boolean;
 }
 
 /** Flags -> options; every usage error before any file is read or request made. */
@@ -53,7 +47,7 @@ export function readOptions(flags: ParsedArgs['flags'], explicit: ReadonlySet<st
   return {
     files,
     recursive: flags.recursive === true,
-    output: (typeof flags.output === 'string' && flags.output ? flags.output : 'text') as Output,
+    output: readOutput('apply', flags),
     dryRun: (flags['dry-run'] ?? 'none') as ApplyCommandOptions['dryRun'],
     fieldManager: typeof flags['field-manager'] === 'string' && flags['field-manager'] ? flags['field-manager'] : 'kdyn',
     force: flags['force-conflicts'] === true,
@@ -62,7 +56,6 @@ export function readOptions(flags: ParsedArgs['flags'], explicit: ReadonlySet<st
     wait: flags.wait === true,
     timeoutMs: parseDuration(String(flags.timeout ?? '5m'), 'timeout'),
     timeoutGiven: explicit.has('timeout'),
-    showManagedFields: flags['show-managed-fields'] === true,
   };
 }
 
@@ -80,7 +73,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
 async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
   const opts = readOptions(args.flags, args.explicit);
   // Everything is read and decoded before the first request: bad input sends nothing.
-  const sources = await readSources(opts.files, { cwd: io.cwd, recursive: opts.recursive, stdin: () => readAll(io) });
+  const sources = await readSources(opts.files, { cwd: io.cwd, recursive: opts.recursive, stdin: () => readStream(io.stdin) });
   const manifests = decodeSources(sources);
   if (manifests.length === 0) throw noObjectsError(sources);
 
@@ -105,133 +98,44 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
     stop.abort();
   });
   try {
-    const printer = resultPrinter(opts, io);
+    const printer = await createPrinter(opts.output, { serverDryRun: opts.dryRun === 'server', clientDryRun: false }, io);
     const report = await applyManifests(manifests, { client, mapper, clock: ctx.clock }, {
       ...applyOpts,
       signal: stop.signal,
-      detectUnchanged: opts.output === 'text',
+      detectUnchanged: opts.output.format === 'text',
       establishTimeoutMs: opts.timeoutGiven ? opts.timeoutMs : undefined,
-      onResult: printer.result,
+      onResult: (r) => printResult(r, printer, io),
     });
-    await printer.end();
-    let waitFailed = 0;
+    printer.end();
+    let failed = report.failed;
     let ready: number | undefined;
     if (opts.wait && !report.interrupted && opts.dryRun === 'none') {
-      ({ waitFailed, ready } = await waitForResults(report, ctx, io, opts, stop.signal));
+      const waited = await waitForApplied(report, client, { clock: ctx.clock, timeoutMs: opts.timeoutMs, signal: stop.signal });
+      for (const line of waited.errors) io.stderr.write(line);
+      ready = waited.ready;
+      failed += waited.errors.length;
     }
-    io.stderr.write(summary(report, opts, ready, stop.signal.aborted) + '\n');
+    io.stderr.write(summaryLine(report, { serverDryRun: opts.dryRun === 'server', ready, interrupted: stop.signal.aborted }) + '\n');
     if (signalled) return signalled === 'SIGINT' ? 130 : 143;
-    return report.failed > 0 || waitFailed > 0 ? 1 : 0;
+    return failed > 0 ? 1 : 0;
   } finally {
     unregister?.();
   }
 }
 
-/** `configmap/x`, `crontab.stable.example.com/x`: the mapping's kind and group, else the manifest's. */
-export function objectRef(r: Pick<ApplyResult, 'mapping' | 'manifest' | 'sent'>): string {
-  const obj = r.sent ?? r.manifest.object;
-  const kind = r.mapping?.gvk.kind ?? String(obj.kind);
-  const group = r.mapping?.gvk.group ?? parseGroupVersion(String(obj.apiVersion)).group;
-  return `${groupKindPrefix({ group, kind })}/${String(obj.metadata?.name)}`;
+/** One result as it comes: a failure on stderr, an applied object to the printer. */
+function printResult(r: ApplyResult, printer: ApplyPrinter, io: IO): void {
+  if (r.status === 'failed') io.stderr.write(failureLine(r) + '\n');
+  else if (r.status !== 'skipped' && r.object) printer.page([{ ref: objectRef(r), unchanged: r.status === 'unchanged', object: r.object }]);
 }
 
-/** One failed object, one line (kubectl's `Error from server (Reason): ...` for server errors). */
-export function failureLine(r: ApplyResult): string {
-  const e = r.error;
-  const where = `${objectRef(r)} from ${describeOrigin(r.manifest)}`;
-  if (e instanceof StatusError) return `${errorFromServer(e.status)}: error when applying ${where}: ${failureReason(e)}`;
-  if (e instanceof MappingError) return `error: ${failureReason(e)}`; // already names the object and its origin
-  return `error: ${where}: ${failureReason(e)}`;
-}
-
-function resultPrinter(opts: ApplyCommandOptions, io: IO): { result: (r: ApplyResult) => void; end: () => Promise<void> } {
-  const objects: Unstructured[] = [];
-  const dry = opts.dryRun === 'server' ? ' (server dry run)' : '';
-  const result = (r: ApplyResult): void => {
-    if (r.status === 'failed') {
-      io.stderr.write(failureLine(r) + '\n');
-      return;
-    }
-    if (r.status === 'skipped' || !r.object) return;
-    const obj = r.object;
-    if (!opts.showManagedFields && obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
-    switch (opts.output) {
-      case 'text':
-        io.stdout.write(`${objectRef(r)} ${r.status === 'unchanged' ? 'unchanged' : 'serverside-applied'}${dry}\n`);
-        return;
-      case 'name':
-        io.stdout.write(`${objectRef(r)}\n`);
-        return;
-      case 'jsonl':
-        io.stdout.write(JSON.stringify(obj) + '\n');
-        return;
-      default:
-        objects.push(obj);
-    }
-  };
-  const end = async (): Promise<void> => {
-    if (opts.output !== 'json' && opts.output !== 'yaml' || objects.length === 0) return;
-    // kubectl prints one object as itself and several as a List.
-    const p = await createObjectPrinter({ type: opts.output }, { singleItemImplied: true });
-    io.stdout.write(p.page(objects, { group: '', kind: '' }) + p.end());
-  };
-  return { result, end };
-}
-
-function summary(report: ApplyReport, opts: ApplyCommandOptions, ready: number | undefined, interrupted: boolean): string {
-  const total = report.results.length;
-  const unchanged = report.results.filter((r) => r.status === 'unchanged').length;
-  let s = `${total} object${total === 1 ? '' : 's'}: ${report.succeeded} succeeded${unchanged ? ` (${unchanged} unchanged)` : ''}, ${report.failed} failed`;
-  if (report.skipped) s += `, ${report.skipped} not attempted`;
-  if (ready !== undefined) s += `; ${ready} ready`;
-  if (opts.dryRun === 'server') s += ' (server dry run)';
-  return interrupted ? `interrupted: ${s}` : s;
-}
-
-async function waitForResults(report: ApplyReport, ctx: Context, io: IO, opts: ApplyCommandOptions, signal: AbortSignal): Promise<{ waitFailed: number; ready: number }> {
-  const { waitReady } = await import('../../apply/wait.js');
-  const client = await ctx.dynamic();
-  const applied = report.results.filter((r) => r.object && r.mapping && r.status !== 'failed' && r.status !== 'skipped');
-  const items = applied.map((r) => {
-    const h = client.resource(r.mapping!.gvr, { namespaced: r.mapping!.namespaced });
-    const ns = r.object!.metadata?.namespace;
-    return { handle: r.mapping!.namespaced && ns ? h.namespace(ns) : h, name: String(r.object!.metadata?.name), last: r.object };
-  });
-  const outcomes = await waitReady(items, { clock: ctx.clock, timeoutMs: opts.timeoutMs, signal });
-  let waitFailed = 0;
-  outcomes.forEach((o, k) => {
-    if (o.state === 'ready') return;
-    waitFailed++;
-    const what = o.state === 'timeout' ? `timed out waiting for ${objectRef(applied[k]!)}` : `${objectRef(applied[k]!)} is not ready (${o.state})`;
-    io.stderr.write(`error: ${what}: ${o.message}\n`);
-  });
-  return { waitFailed, ready: outcomes.length - waitFailed };
-}
-
+/** --dry-run=client: the requests that would be sent, printed; nothing is sent. */
 async function clientDryRun(manifests: Manifest[], ctx: Context, io: IO, opts: ApplyCommandOptions, applyOpts: ApplyOptions): Promise<number> {
   const { requests, errors } = await planRequests(manifests, { mapper: await ctx.mapper() }, applyOpts);
-  const bodies = requests.map((r) => r.body);
-  if (opts.output === 'json' || opts.output === 'yaml') {
-    const p = await createObjectPrinter({ type: opts.output }, { singleItemImplied: true });
-    if (bodies.length) io.stdout.write(p.page(bodies, { group: '', kind: '' }) + p.end());
-  } else if (opts.output === 'jsonl') {
-    io.stdout.write(bodies.map((b) => JSON.stringify(b) + '\n').join(''));
-  } else if (opts.output === 'name') {
-    io.stdout.write(requests.map((r) => `${objectRef({ manifest: r.manifest, sent: r.body })}\n`).join(''));
-  } else {
-    // The requests themselves: a YAML stream that `kdyn apply -f -` would read back.
-    const { toYAML } = await import('../../printers/yaml.js');
-    io.stdout.write(requests.map((r) => `# ${r.method} ${r.path}?${new URLSearchParams(r.query).toString()}\n${toYAML(r.body)}`).join('---\n'));
-  }
+  const printer = await createPrinter(opts.output, { serverDryRun: false, clientDryRun: true }, io);
+  printer.page(requests.map((r) => ({ ref: objectRef({ manifest: r.manifest, sent: r.body }), unchanged: false, object: r.body, request: r })));
+  printer.end();
   for (const e of errors) io.stderr.write(`error: ${failureReason(e.error)}\n`);
   io.stderr.write(`${manifests.length} object${manifests.length === 1 ? '' : 's'}: ${requests.length} would be sent, ${errors.length} failed (client dry run)\n`);
   return errors.length ? 1 : 0;
-}
-
-async function readAll(io: IO): Promise<string> {
-  const stdin = io.stdin;
-  if (!stdin) throw new UsageError('standard input is not available for -f -');
-  const chunks: Buffer[] = [];
-  for await (const c of stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }

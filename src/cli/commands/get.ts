@@ -1,7 +1,7 @@
 /**
  * `kdyn get` (kubectl `KC/pkg/cmd/get/get.go`): resolve the arguments through the RESTMapper, then
- * per resource either the server's Table (default and `-o wide`, printed by ../../printers/table.ts)
- * or the objects (every `-o` format, printed page by page by ../../printers/index.ts).
+ * per resource either the server's Table (default and `-o wide`) or the objects (every other `-o`),
+ * list page by page or the named objects, each page handed to the printer (../../printers/get.ts).
  * A 404 on a mapped collection (its CRD was deleted) refreshes discovery and retries with the new
  * mapping; if the name now maps to nothing, the unknown-name error.
  */
@@ -13,40 +13,19 @@ import { gvrString, sameGVR } from '../../core/gvk.js';
 import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
 import type { RESTMapper, ResourceMapping } from '../../restmapper/types.js';
 import { parseGetArgs, resolveGetArgs, type GetRequest } from '../../restmapper/args.js';
-import { parseOutputFormat, type OutputFormat } from '../../printers/index.js';
-import type { Sorter } from '../../printers/sort.js';
+import { createPrinter, prepareOutput, readOutput, type GetOutput, type GetPrinter } from '../../printers/index.js';
 import { reportError } from '../report-error.js';
-import { checkNamesWithSelection, readSelectionFlags, stringFlag, type SelectionFlags } from '../get-flags.js';
-import { asUsageError, readTemplate, withTemplate } from '../output-template.js';
+import { checkNamesWithSelection, readSelectionFlags, type SelectionFlags } from '../get-flags.js';
 
 export interface GetOptions extends SelectionFlags {
-  format: OutputFormat;
+  /** -o and the printing flags (../../printers/index.ts). */
+  output: GetOutput;
   ignoreNotFound: boolean;
-  noHeaders: boolean;
-  showLabels: boolean;
-  labelColumns: string[];
-  sortBy?: string;
-  showKind: boolean;
-  showManagedFields: boolean;
-  /** `--allow-missing-template-keys` (default true): missing keys in jsonpath/go-template print nothing / `<no value>`. */
-  allowMissingKeys: boolean;
 }
 
 export function readOptions(flags: ParsedArgs['flags']): GetOptions {
-  const str = stringFlag;
   const selection = readSelectionFlags(flags); // a bad --chunk-size first, as before
-  return {
-    format: parseOutputFormat(withTemplate(str(flags.output), str(flags.template))),
-    ...selection,
-    ignoreNotFound: flags['ignore-not-found'] === true,
-    noHeaders: flags['no-headers'] === true,
-    showLabels: flags['show-labels'] === true,
-    labelColumns: Array.isArray(flags['label-columns']) ? flags['label-columns'].filter((l) => l !== '') : [],
-    sortBy: str(flags['sort-by']),
-    showKind: flags['show-kind'] === true,
-    showManagedFields: flags['show-managed-fields'] === true,
-    allowMissingKeys: flags['allow-missing-template-keys'] !== false,
-  };
+  return { output: readOutput('get', flags), ...selection, ignoreNotFound: flags['ignore-not-found'] === true };
 }
 
 /** What one request resolves to while running (the mapping may change after a refresh). */
@@ -56,18 +35,14 @@ export interface Job {
   handle: ResourceClient;
 }
 
-/** Shared state of one `get` run, handed to the table and object runners. */
+/** Shared state of one `get` run. */
 export interface GetRun {
   opts: GetOptions;
-  io: IO;
   client: DynamicClient;
   mapper: RESTMapper;
   namespace: string | undefined;
-  sorter?: Sorter;
   /** Errors to report after the output (kubectl aggregates them), in order. */
   errors: unknown[];
-  /** Runs `fn` for a job; on a 404 for the whole collection, refreshes the mapper and retries once. */
-  withMapping<T>(job: Job, fn: (job: Job) => Promise<T>): Promise<T>;
 }
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
@@ -78,51 +53,50 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   // Argument and flag errors before any kubeconfig or network work.
   checkNamesWithSelection(parseGetArgs(args.args, args.prog), opts);
   // A --sort-by path or an -o template that does not parse is a usage error, found before any request.
-  let sorter: Sorter | undefined;
-  if (opts.sortBy) sorter = await asUsageError(async () => (await import('../../printers/sort.js')).createSorter(opts.sortBy!));
-  const template = await readTemplate(opts.format, io);
-  if (opts.format.type === 'jsonpath') {
-    const { compileJSONPath } = await import('../../printers/jsonpath.js');
-    await asUsageError(async () => compileJSONPath(template ?? ''));
-  } else if (opts.format.type === 'custom-columns') {
-    const file = opts.format.file;
-    await asUsageError(async () => {
-      const cc = await import('../../printers/custom-columns.js');
-      cc.compileColumns(file !== undefined ? cc.parseCustomColumnsTemplate(template ?? '') : cc.parseCustomColumnsSpec(template ?? ''));
-    });
-  }
+  const output = await prepareOutput(opts.output, io);
 
-  // Load the printing half while the mapper reads discovery (a failed import surfaces where awaited).
-  const runner = opts.format.type === 'table' ? import('./get-table.js') : import('./get-objects.js');
-  runner.catch(() => undefined);
   await ctx.preconnect(); // every get asks the server: handshake while discovery and names are resolved
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
   const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper, args.prog), opts.allNamespaces ? undefined : ctx.namespace()]);
 
-  const state: GetRun = {
-    opts,
-    io,
-    client,
-    mapper,
-    namespace,
-    sorter,
-    errors: [],
-    withMapping: (job, fn) => withMapping(state, job, fn),
-  };
-  const jobs: Job[] = plan.requests.map((request) => ({ request, mapping: request.mapping, handle: handleFor(state, request.mapping) }));
-
-  if (opts.format.type === 'table') {
-    const { runTable } = (await runner) as typeof import('./get-table.js');
-    await runTable(state, jobs, opts.format.wide);
-  } else {
-    const { runObjects } = (await runner) as typeof import('./get-objects.js');
-    await runObjects(state, jobs, opts.format, { singleItemImplied: plan.singleItemImplied, template });
+  const state: GetRun = { opts, client, mapper, namespace, errors: [] };
+  const printer = await createPrinter(output, { singleItemImplied: plan.singleItemImplied, ignoreNotFound: opts.ignoreNotFound, allNamespaces: opts.allNamespaces, namespace, errors: state.errors }, io);
+  for (const request of plan.requests) {
+    const job: Job = { request, mapping: request.mapping, handle: handleFor(state, request.mapping) };
+    try {
+      await withMapping(state, job, () => printJob(state, job, printer));
+    } catch (e) {
+      state.errors.push(e);
+    }
   }
+  printer.end();
 
   let code = 0;
   const verbosity = typeof args.flags.v === 'number' ? args.flags.v : 0;
   for (const e of state.errors) code = Math.max(code, reportError(e, verbosity, io, 'get', args.prog));
   return code;
+}
+
+/** One request's objects (its list, page by page, or the objects it names) to the printer. */
+async function printJob(state: GetRun, job: Job, printer: GetPrinter): Promise<void> {
+  const { opts } = state;
+  const { output } = opts;
+  const table = output.format.type === 'table';
+  // kubectl's table requests: --sort-by asks for whole objects and turns chunking off; -A and labels need metadata.
+  const includeObject = output.sorter ? 'Object' : opts.allNamespaces || output.showLabels || output.labelColumns.length > 0 ? 'Metadata' : 'None';
+  const selection = { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector };
+  if (job.request.names.length === 0) {
+    if (table) for await (const t of job.handle.listTable({ ...selection, limit: output.sorter ? 0 : opts.chunkSize, includeObject })) printer.page(t, job);
+    else for await (const page of job.handle.list({ ...selection, limit: opts.chunkSize })) printer.page(page.items, job);
+    return;
+  }
+  for (const name of job.request.names) {
+    try {
+      printer.page(table ? await job.handle.getTable(name, { includeObject }) : [await job.handle.get(name)], job);
+    } catch (e) {
+      if (!notFoundHandled(state, e)) throw e;
+    }
+  }
 }
 
 export function handleFor(state: Pick<GetRun, 'client' | 'namespace'>, mapping: ResourceMapping): ResourceClient {
@@ -178,10 +152,3 @@ export function notFoundHandled(state: GetRun, e: unknown): boolean {
   return false;
 }
 
-/**
- * The group and kind of a mapping's objects, as served (not lower-cased): what `-o name` falls back
- * to for an object without apiVersion/kind (the name printer lower-cases the kind itself).
- */
-export function groupKindOf(mapping: ResourceMapping): { group: string; kind: string } {
-  return { group: mapping.gvk.group, kind: mapping.gvk.kind };
-}

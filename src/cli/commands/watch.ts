@@ -10,7 +10,7 @@
  * watch request bounded by --request-timeout (0, as kubectl; `kdyn watch` resumes after each such
  * request instead), SIGINT (130) or SIGTERM (143) after flushing the output (kubectl v1.32 exits 1 on
  * both; 128+signal lets a script tell an interrupt from a failure), a closed stdout (0, quietly:
- * src/cli/stdio.ts). An error that stops a watcher (401, 403, a bad selector) exits 1 after the
+ * src/startup/stdio.ts). An error that stops a watcher (401, 403, a bad selector) exits 1 after the
  * output so far. A type that goes away (its CRD deleted: 404 once it had been listed) ends its own
  * stream after the DELETED events, with one stderr line; the other types go on, and when none is
  * left the watch exits 0, as kubectl get -w after the DELETED rows (1 with an unmet --for).
@@ -18,15 +18,16 @@
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { UsageError, oneLine } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { checkNamesWithSelection } from '../get-flags.js';
 import { MultiWatch, type MultiWatchSource, type MultiWatchTarget } from '../../watch/multi.js';
-import { createWatchPrinter } from '../../printers/watch.js';
-import type { WaitSubject } from '../watch-for.js';
+import { createPrinter } from '../../printers/index.js';
+import { goneNotice, outageNotices, relistNotice } from '../../printers/watch-notices.js';
+import type { WaitSubject } from '../../wait/wait-for.js';
 import { readWatchOptions } from '../watch-options.js';
-import { OutputBuffer, expiredText, outageNotices } from '../watch-output.js';
-import { nodeHeap, youngGenerationCap, type HeapControl } from '../young-gen-cap.js';
+import { nodeHeap, youngGenerationCap, type HeapControl } from '../../startup/young-gen-cap.js';
+import { createLivePrinter, wantsLive, type LivePrinter } from '../watch-live.js';
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -50,9 +51,26 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     for (const name of req.names.length > 0 ? req.names : [undefined]) targets.push({ handle, gk, type, resource: req.mapping.gvr.resource, name });
   }
 
-  const table = (opts.format === 'table' || opts.format === 'wide') && !opts.waitFor;
-  const out = new OutputBuffer(io);
-  // Flat memory on long streams (../young-gen-cap.ts): checked every 1,024 events.
+  const table = opts.output.format === 'table' || opts.output.format === 'wide';
+  const withNamespace = opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced);
+  const withKind = new Set(targets.map((s) => `${s.gk.kind}.${s.gk.group}`)).size > 1;
+  let signal: 'SIGINT' | 'SIGTERM' | undefined;
+  // On a terminal, a table is the live view (../watch-live.ts, docs/live-view.md): q ends the watch
+  // (exit 0), Ctrl-C (a key in raw mode) as SIGINT would.
+  const onQuit = (how: 'quit' | 'interrupt') => {
+    if (multi.stop(how === 'quit' ? 'quit' : 'SIGINT') && how === 'interrupt') signal = 'SIGINT';
+  };
+  const live: LivePrinter | undefined = wantsLive(args, opts, mode, io)
+    ? await createLivePrinter({ targets, indexOf: (s) => multi.sources.indexOf(s), opts, withNamespace, withKind, context: (await ctx.restConfig()).contextName, clock: ctx.clock, onQuit }, io)
+    : undefined;
+  const printer = live ?? await createPrinter(opts.output, {
+    events: opts.events,
+    withNamespace,
+    withKind,
+    keepManagedFields: opts.output.showManagedFields || (mode === 'get' && opts.events && (opts.output.format === 'json' || opts.output.format === 'yaml')),
+    quiet: opts.waitFor !== undefined && !opts.output.explicit,
+  }, io);
+  // Flat memory on long streams (src/startup/young-gen-cap.ts): checked every 1,024 events.
   const capYoungGeneration = youngGenerationCap(heap);
   let received = 0;
   const gone = new Set<string>();
@@ -62,7 +80,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     if (!n) notices.set(s, (n = outageNotices(s.type, io, ctx.logger.enabled(1))));
     return n;
   };
-  const multi = new MultiWatch(targets, {
+  const multi: MultiWatch = new MultiWatch(targets, {
     labelSelector: opts.labelSelector,
     fieldSelector: opts.fieldSelector,
     resourceVersion: opts.resourceVersion,
@@ -89,36 +107,21 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     // ADDED, which a script asking for the changes since RV could not tell from creations. (After
     // a list, a relist prints only the differences: nothing to say.)
     onRelist: (r, s) => {
-      if (s.listed) return;
-      out.flush();
-      const which = r.resourceVersion === opts.resourceVersion ? `--resource-version ${r.resourceVersion}` : `resourceVersion ${r.resourceVersion}`;
-      io.stderr.write(`Warning: watch of ${s.type}: ${which} has expired (${expiredText(r.error)}); relisting: what follows is every current object, printed as ADDED\n`);
+      if (!s.listed) printer.notice(relistNotice(s.type, r.resourceVersion, r.error, opts.resourceVersion));
     },
     onGone: (s, e) => {
       if (gone.has(s.type)) return;
       gone.add(s.type);
-      out.flush();
-      io.stderr.write(`Warning: watch of ${s.type} ended: the resource type is no longer served (${oneLine(e.status.message ?? e.message)})\n`);
+      printer.notice(goneNotice(s.type, e));
     },
+    // The live view shows the connection's state in its header instead of stderr lines.
+    ...live?.hooks,
   });
-  let signal: 'SIGINT' | 'SIGTERM' | undefined;
   const unlisten = io.onSignal?.((sig) => {
     if (multi.stop(sig)) signal = sig;
   });
 
-  const printer = await createWatchPrinter({
-    format: opts.format,
-    events: opts.events,
-    withNamespace: opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced),
-    noHeaders: opts.noHeaders,
-    withKind: new Set(targets.map((s) => `${s.gk.kind}.${s.gk.group}`)).size > 1,
-    keepManagedFields: opts.showManagedFields || (mode === 'get' && opts.events && (opts.format === 'json' || opts.format === 'yaml')),
-    render: opts.render,
-  });
-  const printEvents = !opts.waitFor || opts.explicitFormat;
-  const result = await multi.run((events) => {
-    if (printEvents) out.write(table ? printer.printBlock(events) : events.map((e) => printer.print(e)).join(''));
-  });
+  const result = await multi.run((events) => printer.event(events));
   unlisten?.();
 
   let code = 0;
@@ -126,16 +129,15 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   if (opts.waitFor && result.reason === undefined && result.error === undefined) code = 1;
   if (opts.waitFor) {
     const subjects: WaitSubject[] = result.sources.map((s) => ({ resource: s.resource, gk: s.gk, name: s.name, objects: s.objects(), gone: s.gone() }));
-    if (result.reason === 'done') out.write(opts.wait!.metLines(opts.waitFor, subjects));
+    if (result.reason === 'done') printer.text(opts.wait!.metLines(opts.waitFor, subjects));
     else if (result.reason === 'timeout' && result.error === undefined) {
       const report = opts.wait!.unmetReport(opts.waitFor, subjects, opts.checkOnce);
-      out.write(opts.wait!.metLines(opts.waitFor, subjects) + report.stdout);
-      out.flush();
-      io.stderr.write(report.stderr);
+      printer.text(opts.wait!.metLines(opts.waitFor, subjects) + report.stdout);
+      printer.notice(report.stderr);
       code = 1;
     }
   }
-  out.flush();
+  printer.end();
   if (result.error !== undefined) throw result.error;
   if (signal !== undefined && result.reason === signal) return EXIT_FOR_SIGNAL[signal];
   return code;

@@ -12,7 +12,8 @@ import type { WatchOptions } from '../../../src/cli/watch-options.js';
 
 const sink = { write: () => true };
 const io = (tty: boolean, env: Record<string, string> = { TERM: 'xterm' }): IO => ({ stdout: sink, stderr: sink, env, cwd: '/', stdoutIsTTY: tty, openScreen: async () => { throw new Error('not here'); } });
-const opts = (o: Partial<WatchOptions> = {}) => ({ format: 'table', ...o }) as WatchOptions;
+type Shape = { format?: string; waitFor?: unknown[]; sortBy?: string };
+const opts = (o: Shape = {}) => ({ output: { format: o.format ?? 'table' }, waitFor: o.waitFor, sortBy: o.sortBy }) as unknown as WatchOptions;
 const flags = (f: Record<string, unknown> = {}) => ({ flags: f as never });
 
 test('default: live for a table on a terminal, else appending', () => {
@@ -30,13 +31,14 @@ test('default: live for a table on a terminal, else appending', () => {
 
 test('--live insists, with a usage error where it cannot be; --sort-by needs the view', () => {
   assert.equal(wantsLive(flags({ live: true, v: 2 }), opts(), 'watch', io(true)), true);
-  const usage = (f: Record<string, unknown>, o: Partial<WatchOptions>, tty: boolean, env?: Record<string, string>, re?: RegExp) =>
+  const usage = (f: Record<string, unknown>, o: Shape, tty: boolean, env?: Record<string, string>, re?: RegExp) =>
     assert.throws(() => wantsLive(flags(f), opts(o), 'watch', io(tty, env)), (e: unknown) => e instanceof UsageError && (!re || re.test(e.message)));
   usage({ live: true }, { format: 'json' }, true, undefined, /--live shows a table: it cannot be used with -o json/);
   usage({ live: true }, { waitFor: [] }, true, undefined, /--live cannot be used with --for/);
   usage({ live: true }, {}, false, undefined, /--live needs a terminal on stdout/);
   usage({ live: true }, {}, true, { TERM: 'dumb' }, /TERM is dumb/);
   usage({ live: true, 'no-live': true }, {}, true, undefined, /together/);
-  usage({ 'sort-by': '{.metadata.name}' }, {}, false, undefined, /--sort-by sorts the live view only/);
-  assert.equal(wantsLive(flags({ 'sort-by': '{.metadata.name}' }), opts(), 'watch', io(true)), true);
+  usage({}, { sortBy: '{.metadata.name}' }, false, undefined, /--sort-by sorts the live view only/);
+  assert.equal(wantsLive(flags(), opts({ sortBy: '{.metadata.name}' }), 'watch', io(true)), true);
+  assert.equal(wantsLive(flags(), opts({ sortBy: '{.metadata.name}' }), 'get', io(true)), false, "get -w: get's own --sort-by, as before");
 });

@@ -128,7 +128,7 @@ describe('CachedDiscovery with aggregated discovery', () => {
     assert.deepEqual(h.discoveryRequests(), []);
   });
 
-  test('kubectl rewrote its files after kdyn: they win over the combined file', async () => {
+  test('kubectl rewrote its files after kdyn with another group list: they win over the combined file', async () => {
     const d = h.discovery();
     await d.snapshot();
     await d.flush();
@@ -137,15 +137,17 @@ describe('CachedDiscovery with aggregated discovery', () => {
     const doc = JSON.parse(readFileSync(f, 'utf8')) as { resources: Array<{ name: string; shortNames?: string[] }> };
     doc.resources.find((r) => r.name === 'deployments')!.shortNames = ['rewritten-by-kubectl'];
     writeFileSync(f, JSON.stringify(doc));
+    dropGroup(p.serverGroupsFile, 'batch');
     const later = new Date(statSync(p.combinedFile).mtimeMs + 5000);
     utimesSync(p.serverGroupsFile, later, later);
     h.server.clearLog();
     const s = await h.discovery().snapshot();
     assert.deepEqual(s.resources.get('apps/v1')!.find((r) => r.name === 'deployments')!.shortNames, ['rewritten-by-kubectl']);
+    assert.ok(!s.groups.some((g) => g.name === 'batch'), 'the group list is kubectl\'s');
     assert.deepEqual(h.discoveryRequests(), []);
   });
 
-  test('after kubectl refreshed the layout (mtimes in fractions of a millisecond): one run reads it, later runs only the combined file', async () => {
+  test('after kubectl refreshed the layout with the same group list (mtimes in fractions of a millisecond): runs read servergroups.json and the combined file only', async () => {
     const cacheDir = join(h.tmp, 'kubectl-refresh');
     const d = h.discovery({ cacheDir });
     await d.snapshot();
@@ -170,22 +172,34 @@ describe('CachedDiscovery with aggregated discovery', () => {
     const refreshedAt = Math.floor(Date.now() / 1000) + 5;
     kubectlRewrite(p.kubectlDir, layout, refreshedAt, 657_449_123);
     h.server.clearLog();
-    assert.ok((await run()).opened >= layout.length, 'the first run after the refresh reads kubectl\'s files');
-    assert.equal((await run()).opened, 0, 'the next run reads only the combined file');
-    assert.equal((await run()).opened, 0);
-    // kubectl changes the layout again: noticed, read once, then the combined file again.
+    for (let i = 0; i < 3; i++) {
+      const r = await run();
+      assert.equal(r.opened, 1, `run ${i + 1} after the refresh reads servergroups.json only (issue 21: not the ${layout.length} files)`);
+      assert.ok(r.snap.resources.has('apps/v1'));
+    }
+    // kubectl changes the group list: noticed, the layout read once, then the combined file alone.
     const apps = join(p.kubectlDir, 'apps', 'v1', 'serverresources.json');
     const doc = JSON.parse(readFileSync(apps, 'utf8')) as { resources: Array<{ name: string; shortNames?: string[] }> };
     doc.resources.find((r) => r.name === 'deployments')!.shortNames = ['changed-by-kubectl'];
     writeFileSync(apps, JSON.stringify(doc));
+    dropGroup(p.serverGroupsFile, 'batch');
     kubectlRewrite(p.kubectlDir, ['servergroups.json'], refreshedAt + 2, 123_456_789);
     const changed = await run();
-    assert.ok(changed.opened >= layout.length);
+    assert.ok(changed.opened >= layout.length - 2, `the layout read: ${changed.opened} files`);
     assert.deepEqual(changed.snap.resources.get('apps/v1')!.find((r) => r.name === 'deployments')!.shortNames, ['changed-by-kubectl']);
     assert.equal((await run()).opened, 0);
     assert.deepEqual(h.discoveryRequests(), [], 'every answer came from the disk');
   });
 });
+
+/** kubectl's servergroups.json without one group (as kubectl writes it after the group is gone). */
+function dropGroup(serverGroupsFile: string, name: string): void {
+  const doc = JSON.parse(readFileSync(serverGroupsFile, 'utf8')) as { groups: Array<{ name: string }> };
+  const n = doc.groups.length;
+  doc.groups = doc.groups.filter((g) => g.name !== name);
+  assert.equal(doc.groups.length, n - 1, `servergroups.json lists ${name}`);
+  writeFileSync(serverGroupsFile, JSON.stringify(doc));
+}
 
 /**
  * What kubectl's writeCachedFile does to each file (temp file, rename), dated `seconds` plus

@@ -51,13 +51,20 @@ describe('CachedDiscovery.lookup', () => {
     assert.deepEqual(h.discoveryRequests(), []);
   });
 
-  test("kubectl's servergroups.json newer than the combined file: undefined", async () => {
+  test("kubectl's servergroups.json newer than the combined file: answers when it lists the same groups, else undefined", async () => {
     const p = (await h.discovery().paths())!;
+    const original = readFileSync(p.serverGroupsFile, 'utf8');
     const future = Date.now() / 1000 + 5;
-    utimesSync(p.serverGroupsFile, future, future);
     try {
-      assert.equal(await h.discovery().lookup!('pods'), undefined);
+      utimesSync(p.serverGroupsFile, future, future);
+      assert.ok(await h.discovery().lookup!('pods'), 'the same bytes: kubectl refreshed an unchanged group list');
+      const doc = JSON.parse(original) as { groups: unknown[] };
+      doc.groups.pop();
+      writeFileSync(p.serverGroupsFile, JSON.stringify(doc));
+      utimesSync(p.serverGroupsFile, future, future);
+      assert.equal(await h.discovery().lookup!('pods'), undefined, 'another group list: the full path decides');
     } finally {
+      writeFileSync(p.serverGroupsFile, original);
       const now = Date.now() / 1000 - 5;
       utimesSync(p.serverGroupsFile, now, now);
     }

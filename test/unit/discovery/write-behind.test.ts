@@ -1,8 +1,9 @@
 /**
  * Write-behind of kubectl's layout (src/discovery/write-behind.ts): a cold answer needing more files
  * than the threshold writes only kdyn's combined file; the background writer (the built entry
- * dist/cli/layout-writer.js, run as a real child process) writes the same bytes the synchronous writer
- * writes, dated like the combined file.
+ * dist/cli/layout-writer.js from src/discovery/layout-writer.ts, run as a real child process) writes
+ * the same bytes the synchronous writer writes, dated like the combined file. startLayoutWriter()
+ * finds the writer beside itself (here build/src/discovery/layout-writer.js).
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { startHarness, listFiles, type Harness } from './harness.js';
 import { repoRoot } from '../../support/cli.js';
 import { createCachedDiscovery, type WriteBehindJob } from '../../../src/discovery/cached.js';
+import { startLayoutWriter } from '../../../src/discovery/write-behind.js';
 import { cachePaths } from '../../../src/discovery/cache-dir.js';
 import { silentLogger } from '../../../src/core/log.js';
 
@@ -47,6 +49,23 @@ describe('discovery write-behind', () => {
     return { d, jobs };
   }
 
+  /** A cold snapshot under `<tmp>/<name>` with write-behind: its paths and the one job it handed over. */
+  async function coldWithJob(name: string) {
+    const p = cachePaths(join(h.tmp, name), h.serverUrl)!;
+    const { d, jobs } = writeBehindDiscovery(join(h.tmp, name), 5);
+    await d.snapshot();
+    await d.flush();
+    return { p, job: jobs[0]! };
+  }
+
+  /** The layout in `kubectlDir` holds the same files and bytes as the synchronous writer's (wb-sync, the cold test's). */
+  function assertSyncLayout(kubectlDir: string, message?: string): void {
+    const expected = tree(cachePaths(join(h.tmp, 'wb-sync'), h.serverUrl)!.kubectlDir);
+    const actual = tree(kubectlDir);
+    assert.deepEqual([...actual.keys()], [...expected.keys()], message);
+    for (const [f, text] of expected) assert.equal(actual.get(f), text, f);
+  }
+
   test('cold: only the combined file before exit; the writer produces the synchronous layout, dated like the combined file', async () => {
     assert.ok(existsSync(WRITER), `${WRITER} is built`);
     const cacheDir = join(h.tmp, 'wb-cold');
@@ -76,6 +95,15 @@ describe('discovery write-behind', () => {
     const combinedMtime = statSync(p.combinedFile).mtimeMs;
     for (const f of actual.keys()) assert.equal(statSync(join(p.kubectlDir, f)).mtimeMs, combinedMtime, f);
     for (const f of actual.keys()) assert.equal(statSync(join(p.kubectlDir, f)).mode & 0o777, 0o660, f);
+  });
+
+  test('startLayoutWriter() starts the writer beside it, detached, and it writes the layout', async () => {
+    const { p, job } = await coldWithJob('wb-spawn');
+    assert.equal(existsSync(p.kubectlDir), false);
+    await startLayoutWriter(job);
+    // servergroups.json is written last; a hang guard, not a timing figure.
+    for (let i = 0; i < 600 && !existsSync(p.serverGroupsFile); i++) await new Promise((r) => setTimeout(r, 50));
+    assertSyncLayout(p.kubectlDir);
   });
 
   test('warm after the writer: reads the combined file only, no requests; a later kubectl rewrite is honoured', async () => {
@@ -111,16 +139,9 @@ describe('discovery write-behind', () => {
   });
 
   test('two writers at once leave the same layout as one', async () => {
-    const cacheDir = join(h.tmp, 'wb-twice');
-    const p = cachePaths(cacheDir, h.serverUrl)!;
-    const { d, jobs } = writeBehindDiscovery(cacheDir, 5);
-    await d.snapshot();
-    await d.flush();
-    assert.deepEqual(await Promise.all([runWriter(jobs[0]!), runWriter(jobs[0]!)]), [0, 0]);
-    const expected = tree(cachePaths(join(h.tmp, 'wb-sync'), h.serverUrl)!.kubectlDir);
-    const actual = tree(p.kubectlDir);
-    assert.deepEqual([...actual.keys()], [...expected.keys()], 'no temp files or staging directories left');
-    for (const [f, text] of expected) assert.equal(actual.get(f), text, f);
+    const { p, job } = await coldWithJob('wb-twice');
+    assert.deepEqual(await Promise.all([runWriter(job), runWriter(job)]), [0, 0]);
+    assertSyncLayout(p.kubectlDir, 'no temp files or staging directories left');
     assert.deepEqual(listFiles(p.kdynDir), ['discovery.json']);
   });
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../../support/apiserver/server.js';
-import { connect, type Connection } from '../../../src/dynamic/connect.js';
+import { connect, type Connection } from '../../../src/connect.js';
 import { DynamicClient, TABLE_ACCEPT, parseWarningHeaders } from '../../../src/dynamic/client.js';
 import { InvalidPathSegmentError } from '../../../src/dynamic/url.js';
 import { StatusError } from '../../../src/core/errors.js';

@@ -1,10 +1,11 @@
 /**
- * printers/index.ts: -o parsing, and the streamed List wrapper for json/yaml being byte-identical to
+ * printers/index.ts: -o parsing; printers/objects.ts: the streamed List wrapper for json/yaml being byte-identical to
  * formatting the whole List at once (kubectl's output), page boundaries anywhere.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseOutputFormat, createObjectPrinter, listWrapper } from '../../../src/printers/index.js';
+import { parseOutputFormat } from '../../../src/printers/index.js';
+import { createObjectPrinter, listWrapper } from '../../../src/printers/objects.js';
 import { toJSON } from '../../../src/printers/json.js';
 import { UsageError } from '../../../src/core/errors.js';
 import type { Unstructured } from '../../../src/core/unstructured.js';

@@ -1,0 +1,144 @@
+/**
+ * The layering of src/, stated once: which folder may import which. Every relative import of every
+ * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
+ *
+ *   core ← kubeconfig, printers, startup ← transport, wait ← discovery, dynamic ← restmapper, watch
+ *        ← apply, live ← (root: index.ts, connect.ts, the composition root) ← cli
+ * (wait reads JSONPath from printers; startup is the process tuning only the CLI uses; live is the
+ * watch's full-screen view.)
+ *
+ * A folder imports only the folders ALLOWED lists for it, and ALLOWED may only point down LAYERS: an
+ * import the table does not list fails, and so does a table entry that points up (or sideways). A
+ * new folder fails until it is given a layer. A known break is listed in EXCEPTIONS with its reason,
+ * and fails once it is no longer needed, so the list only shrinks.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { repoRoot } from '../support/cli.js';
+
+/** The files directly in src/ (index.ts, connect.ts). */
+const ROOT = '(root)';
+
+/** Bottom to top: a layer may import only from layers below it. */
+const LAYERS: readonly (readonly string[])[] = [
+  ['core'],
+  ['kubeconfig', 'printers', 'startup'],
+  ['transport', 'wait'],
+  ['discovery', 'dynamic'],
+  ['restmapper', 'watch'],
+  ['apply', 'live'],
+  [ROOT],
+  ['cli'],
+];
+
+/** What each folder may import (besides itself). */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  kubeconfig: ['core'],
+  wait: ['core', 'printers'],
+  printers: ['core'],
+  startup: ['core'],
+  transport: ['core', 'kubeconfig'],
+  discovery: ['core', 'transport'],
+  dynamic: ['core', 'transport'],
+  restmapper: ['core', 'discovery'],
+  watch: ['core', 'dynamic'],
+  apply: ['core', 'dynamic', 'restmapper', 'wait', 'watch'],
+  live: ['core', 'printers', 'watch'],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'live', ROOT],
+};
+
+/** Known breaks of the table: `file -> folder`, with why it is still there. */
+const EXCEPTIONS: Readonly<Record<string, string>> = {};
+
+const src = join(repoRoot(), 'src');
+
+function* sources(dir: string): Generator<string> {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* sources(p);
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) yield p;
+  }
+}
+
+/** The folder of src/ a path (relative to src) belongs to. */
+function folderOf(rel: string): string {
+  const parts = rel.split(sep);
+  return parts.length === 1 ? ROOT : parts[0]!;
+}
+
+/** Relative module specifiers: static and type imports, re-exports, dynamic import(). */
+function relativeImports(code: string): string[] {
+  const specs = [...code.matchAll(/\b(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]!);
+  return [...new Set(specs)];
+}
+
+interface Edge {
+  file: string;
+  from: string;
+  to: string;
+}
+
+function edges(): Edge[] {
+  const out: Edge[] = [];
+  for (const path of sources(src)) {
+    const file = relative(src, path);
+    for (const spec of relativeImports(readFileSync(path, 'utf8'))) {
+      const target = relative(src, resolve(dirname(path), spec));
+      const to = target.startsWith('..') ? `outside src (${spec})` : folderOf(target);
+      out.push({ file: file.split(sep).join('/'), from: folderOf(file), to });
+    }
+  }
+  return out;
+}
+
+const rank = new Map(LAYERS.flatMap((layer, i) => layer.map((f) => [f, i] as const)));
+
+test('the scan finds the imports it checks (dynamic imports and type imports included)', () => {
+  assert.deepEqual(relativeImports(`import type { A } from '../a/x.js';\nexport { b } from './b.js';\nconst c = await import('../c/y.js');\nimport '../d/z.js';`), [
+    '../a/x.js',
+    './b.js',
+    '../c/y.js',
+    '../d/z.js',
+  ]);
+  const all = edges();
+  assert.ok(all.some((e) => e.file === 'connect.ts' && e.to === 'discovery'), 'the composition root imports discovery');
+  assert.ok(all.some((e) => e.from === 'cli' && e.to === ROOT), 'the CLI imports the composition root');
+});
+
+test('every folder of src/ has a layer and a line in the table', () => {
+  const folders = new Set([ROOT, ...readdirSync(src).filter((n) => statSync(join(src, n)).isDirectory())]);
+  for (const f of folders) {
+    assert.ok(rank.has(f), `src/${f}/ is in no layer: add it to LAYERS in test/unit/layering.test.ts`);
+    assert.ok(ALLOWED[f], `src/${f}/ has no ALLOWED entry in test/unit/layering.test.ts`);
+  }
+  assert.equal(rank.size, LAYERS.flat().length, 'a folder is in two layers');
+});
+
+test('the table points only down the layers', () => {
+  for (const [from, tos] of Object.entries(ALLOWED)) {
+    for (const to of tos) {
+      assert.ok(rank.get(to)! < rank.get(from)!, `ALLOWED lets ${from} import ${to}, which is not below it in LAYERS`);
+    }
+  }
+});
+
+test('every import in src/ follows the table', () => {
+  const used = new Set<string>();
+  const breaks: string[] = [];
+  for (const e of edges()) {
+    if (e.from === e.to || ALLOWED[e.from]?.includes(e.to)) continue;
+    const key = `${e.file} -> ${e.to}`;
+    if (EXCEPTIONS[key]) used.add(key);
+    else breaks.push(`src/${e.file} imports ${e.to}; ${e.from} may import only ${ALLOWED[e.from]?.join(', ') || 'nothing'}`);
+  }
+  assert.deepEqual(breaks, []);
+  assert.deepEqual(
+    Object.keys(EXCEPTIONS).filter((k) => !used.has(k)),
+    [],
+    'an exception is no longer needed: remove it from EXCEPTIONS',
+  );
+});
