@@ -51,8 +51,8 @@ export function wantsLive(args: Pick<ParsedArgs, 'flags'>, opts: WatchOptions, m
 
 /** The watch's printer in live mode: events and notices to the view; `end()` gives the terminal back. */
 export interface LivePrinter extends EventPrinter {
-  /** The MultiWatch hooks that feed the view's header (instead of the appending output's stderr lines). */
-  hooks: Pick<MultiWatchOptions, 'onRetry' | 'onResume' | 'onRelist' | 'onListed' | 'onGone'>;
+  /** The MultiWatch hooks that also feed the view's header (relisting, listed, a type gone). */
+  hooks: Pick<MultiWatchOptions, 'onRelist' | 'onListed' | 'onGone'>;
 }
 
 export interface LiveSetup {
@@ -93,8 +93,6 @@ export async function createLivePrinter(s: LiveSetup, io: IO): Promise<LivePrint
   listed.forEach((l, i) => l && view.listed(i));
   return {
     hooks: {
-      onRetry: (r, src) => view.retry(indexOf(src), r),
-      onResume: (_r, src) => view.resume(indexOf(src)),
       onRelist: (r, src) => {
         view.relist(indexOf(src));
         if (!src.listed) view.notice(`${src.type}: resourceVersion ${r.resourceVersion} has expired; relisting`);
@@ -108,6 +106,9 @@ export async function createLivePrinter(s: LiveSetup, io: IO): Promise<LivePrint
     event: (events) => {
       for (const ev of events as readonly MultiWatchEvent[]) view.apply([{ type: ev.type, object: ev.object as Table, gk: ev.gk }], !listed[ev.source]);
     },
+    // A failed attempt and the answer again: the header's state, where the appending output writes stderr lines.
+    retry: (src, r) => view.retry(indexOf(src as MultiWatchSource), r),
+    resume: (src) => view.resume(indexOf(src as MultiWatchSource)),
     text: (text) => view.notice(text.trim()),
     notice: (text) => view.notice(text.trim()),
     end: () => {

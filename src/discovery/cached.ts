@@ -33,6 +33,8 @@
  * the groups its index lists for the token. `snapshot({ cachedOnly: true })` (`--cached`) ignores the
  * TTL: the combined file unless the layout is newer, else the layout, else an error; never the server.
  *
+ * The policy is freshness.ts, the writes cache-writes.ts; this file runs the two.
+ *
  * Who writes what. kdyn writes after the answer is returned, on a macrotask, chained (`later()`;
  * `flush()` waits), never an empty answer, and every file atomically (disk.ts: temp file, rename):
  * - after a server answer (`writeFetched`): kubectl's layout, then the combined file, so the combined
@@ -54,10 +56,12 @@ import type { Logger } from '../core/log.js';
 import type { Transport } from '../transport/types.js';
 import type { CachedDiscovery, DiscoverySnapshot, SnapshotOptions } from './types.js';
 import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
-import { DiskStore, newerMs, withinSameMs } from './disk.js';
-import { combinedLayoutDigest, combinedSnapshot, formatCombined, indexedSnapshot, parseCombined, type CombinedCache } from './combined.js';
-import { layoutDigest, layoutFiles, readLayout, serverGroupsText, writeLayout } from './layout.js';
-import { DEFAULT_WRITE_BEHIND_THRESHOLD, wholeSeconds, type WriteBehind } from './write-behind.js';
+import { DiskStore } from './disk.js';
+import { combinedSnapshot, indexedSnapshot, type CombinedCache } from './combined.js';
+import { readLayout } from './layout.js';
+import type { WriteBehind } from './write-behind.js';
+import { Freshness, NO_COMBINED, type CacheLocation, type CombinedRead, type CombinedState } from './freshness.js';
+import { CacheWrites } from './cache-writes.js';
 
 export { DEFAULT_WRITE_BEHIND_THRESHOLD, type WriteBehind, type WriteBehindJob } from './write-behind.js';
 import { DEFAULT_CONCURRENCY, fetchDiscovery, fetchGroupVersions, merge, type AggregatedDoc, type DiscoveryLimits } from './client.js';
@@ -103,36 +107,17 @@ export interface DiskCachedDiscovery extends CachedDiscovery {
   paths(): Promise<CachePaths | undefined>;
 }
 
-/** The combined file as read: its text (parsed by combined.ts, whole or only the lines a lookup needs). */
-interface CombinedRead {
-  text: string;
-  mtimeMs: number;
-  /**
-   * servergroups.json is newer than the combined file and not the one it agrees with (another group
-   * list): kubectl rewrote its files with other content since (see the top).
-   */
-  layoutNewer: boolean;
-}
-
-/** The combined file, parsed and validated (`combined` undefined when missing or invalid). */
-interface CombinedState {
-  combined?: CombinedCache;
-  mtimeMs?: number;
-  layoutNewer: boolean;
-}
-
-type Location = { paths: CachePaths; store: DiskStore };
-
 export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedDiscovery {
-  const { transport, server, clock, logger, ttlMs } = opts;
+  const { transport, server, clock, logger } = opts;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const policy = new Freshness(opts.ttlMs, clock);
+  const writes = new CacheWrites({ server, clock, logger, writeBehind: opts.writeBehind });
   let memo: DiscoverySnapshot | undefined;
   /** What fresh() reports: the last snapshot came from the server in this process. */
   let fromServer = false;
   let invalidated = false;
   let inflight: Promise<DiscoverySnapshot> | undefined;
-  let writes: Promise<void> = Promise.resolve();
-  let pathsP: Promise<Location | undefined> | undefined;
+  let pathsP: Promise<CacheLocation | undefined> | undefined;
   /** The combined file read by lookup(), kept for the snapshot() that usually follows (read once). */
   let preread: Promise<CombinedRead | undefined> | undefined;
 
@@ -149,95 +134,10 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
       () => undefined,
     ));
 
-  const withinTtl = (mtimeMs: number) => ttlMs > 0 && clock.now() - mtimeMs < ttlMs;
-
-  async function readCombinedFile({ store, paths }: Location): Promise<CombinedRead | undefined> {
-    const [file, sgMtime] = await Promise.all([store.read(paths.combinedFile), store.mtime(paths.serverGroupsFile)]);
-    if (!file) return undefined;
-    let layoutNewer = sgMtime !== undefined && newerMs(sgMtime, file.mtimeMs);
-    if (layoutNewer) {
-      // kubectl rewrote its layout. The same servergroups.json bytes as the combined file's groups: the
-      // combined file still answers (one file read, not the whole layout; issue 21). Its own TTL holds,
-      // so resources changed inside a group-version appear at the TTL or on a miss, as kubectl's do.
-      const want = combinedLayoutDigest(file.text);
-      const sg = want === undefined ? undefined : await store.read(paths.serverGroupsFile);
-      if (sg && layoutDigest(sg.text) === want) layoutNewer = false;
-    }
-    return { text: file.text, mtimeMs: file.mtimeMs, layoutNewer };
-  }
-
-  async function combinedState(loc: Location): Promise<CombinedState> {
+  async function combinedState(loc: CacheLocation): Promise<CombinedState> {
     const pre = preread;
     preread = undefined;
-    const read = await (pre ?? readCombinedFile(loc));
-    const combined = read && parseCombined(read.text, server);
-    return read && combined ? { combined, mtimeMs: read.mtimeMs, layoutNewer: read.layoutNewer } : { layoutNewer: false };
-  }
-
-  /** Runs cache writes after the current output: on a macrotask, chained, errors logged (never thrown). */
-  function later(task: () => Promise<unknown>): void {
-    writes = writes.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(task).then(
-      () => undefined,
-      (e: unknown) => {
-        if (logger.enabled(1)) logger.warn(`discovery cache write failed: ${e instanceof Error ? e.message : String(e)}`);
-      },
-    );
-  }
-
-  /** After a server answer: kubectl's layout, then the combined file (or the combined file and the layout behind). */
-  function writeFetched(loc: Location, fetched: CombinedCache, previous: DiscoverySnapshot | undefined): void {
-    const snap = combinedSnapshot(fetched);
-    if (snap.resources.size === 0) return; // empty answers are never cached
-    later(async () => {
-      const combined: CombinedCache = { ...fetched, layout: layoutDigest(serverGroupsText(snap.groups)) };
-      const files = layoutFiles(loc.paths.kubectlDir, snap, previous);
-      const wb = opts.writeBehind;
-      if (wb && files.length > (wb.threshold ?? DEFAULT_WRITE_BEHIND_THRESHOLD)) {
-        // Combined file first (the next kdyn run is warm at once), dated in whole seconds so the
-        // layout files written from it can carry exactly its mtime; then kubectl's files, behind.
-        if (loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined), wholeSeconds(clock.now()))) {
-          await wb.start({ root: loc.paths.root, server });
-        }
-        return;
-      }
-      loc.store.writeTreeSync(loc.paths.kubectlDir, files);
-      loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined));
-    });
-  }
-
-  /**
-   * After an answer read from kubectl's layout, or from the combined file with gaps filled: the fetched
-   * group-versions into the layout, and the combined file as a summary dated `mtimeMs` (the data is
-   * not younger than that), to the millisecond (see newerMs). Not written while a group-version still fails.
-   */
-  function writeSummary(loc: Location, snap: DiscoverySnapshot, before: DiscoverySnapshot, mtimeMs: number, layout: string | undefined): void {
-    const combined: CombinedCache = layout === undefined ? { mode: 'legacy', server, snapshot: snap } : { mode: 'legacy', server, snapshot: snap, layout };
-    later(async () => {
-      if (snap.resources.size > before.resources.size) {
-        writeLayout(loc.store, loc.paths.kubectlDir, snap, before, false);
-      }
-      if (snap.failures.length === 0 && loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined))) {
-        await loc.store.touch(loc.paths.combinedFile, withinSameMs(mtimeMs));
-      }
-    });
-  }
-
-  /** After a 304 for both aggregated documents. */
-  async function renewAfterNotModified(loc: Location, state: CombinedState, combined: CombinedCache): Promise<void> {
-    if (state.layoutNewer) {
-      // kubectl's newer files stay; kdyn's file catches up.
-      later(async () => loc.store.writeFileSync(loc.paths.combinedFile, formatCombined({ ...combined, layout: layoutDigest(serverGroupsText(combinedSnapshot(combined).groups)) })));
-      return;
-    }
-    if ((await loc.store.mtime(loc.paths.serverGroupsFile)) === undefined) {
-      writeFetched(loc, combined, undefined); // kubectl's files were removed
-      return;
-    }
-    const t = clock.now();
-    later(async () => {
-      await loc.store.touch(loc.paths.serverGroupsFile, t);
-      await loc.store.touch(loc.paths.combinedFile, t);
-    });
+    return Freshness.state(await (pre ?? policy.readCombined(loc)), server);
   }
 
   /** Fetches the group-versions `snap` lists without resources; returns what it held before. */
@@ -247,30 +147,30 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     return before;
   }
 
-  /** The combined file's answer, when it is within the TTL and not layout-newer. */
-  async function fromCombinedFile(loc: Location, state: CombinedState): Promise<DiscoverySnapshot | undefined> {
-    if (!state.combined || state.layoutNewer || !withinTtl(state.mtimeMs!)) return undefined;
+  /** The combined file's answer, when the policy lets it answer alone. */
+  async function fromCombinedFile(loc: CacheLocation, state: CombinedState): Promise<DiscoverySnapshot | undefined> {
+    if (!state.combined || !policy.combinedAnswers(state)) return undefined;
     const snap = dropUnsafeNames(combinedSnapshot(state.combined));
     // Group-versions that failed when this was cached are asked for again (errors are not cached).
     if (missingGroupVersions(snap).length === 0) return snap;
     const before = await fillGaps(snap);
-    if (snap.resources.size > before.resources.size) writeSummary(loc, snap, before, state.mtimeMs!, state.combined.layout);
+    if (snap.resources.size > before.resources.size) writes.summary(loc, snap, before, state.mtimeMs!, state.combined.layout);
     return snap;
   }
 
-  /** kubectl's layout, when the combined file does not decide (missing, invalid or layout-newer) and servergroups.json is within the TTL. */
-  async function fromLayout(loc: Location, state: CombinedState): Promise<DiscoverySnapshot | undefined> {
-    if (state.combined && !state.layoutNewer) return undefined; // the combined file decides: it has expired
-    const layout = await readLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, withinTtl);
+  /** kubectl's layout, when the combined file does not decide and servergroups.json is within the TTL. */
+  async function fromLayout(loc: CacheLocation, state: CombinedState): Promise<DiscoverySnapshot | undefined> {
+    if (!Freshness.layoutMayAnswer(state)) return undefined; // the combined file decides: it has expired
+    const layout = await readLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, (m) => policy.withinTtl(m));
     if (!layout) return undefined;
     const snap = layout.snapshot;
     const before = layout.missing.length ? await fillGaps(snap) : { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
-    writeSummary(loc, snap, before, layout.serverGroupsMtimeMs, layout.serverGroupsDigest);
+    writes.summary(loc, snap, before, layout.serverGroupsMtimeMs, layout.serverGroupsDigest);
     return snap;
   }
 
   /** The server's answer, revalidating the combined file's aggregated documents; cache writes scheduled. */
-  async function fromServerNow(loc: Location | undefined, state: CombinedState): Promise<DiscoverySnapshot> {
+  async function fromServerNow(loc: CacheLocation | undefined, state: CombinedState): Promise<DiscoverySnapshot> {
     const cached = state.combined;
     const etags = cached?.mode === 'aggregated' ? { api: cached.api.etag, apis: cached.apis.etag } : undefined;
     const live = await fetchDiscovery(transport, etags ? { etags, concurrency, limits: opts.limits } : { concurrency, limits: opts.limits });
@@ -279,7 +179,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     // The snapshot kdyn's own files hold, when they are known to match it (unchanged layout files are skipped).
     const previous = state.combined && !state.layoutNewer ? combinedSnapshot(state.combined) : undefined;
     if (live.mode === 'legacy') {
-      if (loc) writeFetched(loc, { mode: 'legacy', server, snapshot: live.snapshot }, previous);
+      if (loc) writes.fetched(loc, { mode: 'legacy', server, snapshot: live.snapshot }, previous);
       return live.snapshot;
     }
     const pick = (doc: AggregatedDoc, old: { etag?: string; part: DiscoverySnapshot } | undefined) => {
@@ -290,8 +190,8 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     const old = cached?.mode === 'aggregated' ? cached : undefined;
     const combined: CombinedCache = { mode: 'aggregated', server, api: pick(live.api, old?.api), apis: pick(live.apis, old?.apis) };
     if (loc) {
-      if (live.api.notModified && live.apis.notModified) await renewAfterNotModified(loc, state, combined);
-      else writeFetched(loc, combined, previous);
+      if (live.api.notModified && live.apis.notModified) await writes.notModified(loc, state, combined);
+      else writes.fetched(loc, combined, previous);
     }
     const snap: DiscoverySnapshot = { groups: [], resources: new Map(), failures: [] };
     merge(snap, combined.api.part);
@@ -301,7 +201,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
 
   async function load(): Promise<DiscoverySnapshot> {
     const loc = await location();
-    const state: CombinedState = loc ? await combinedState(loc) : { layoutNewer: false };
+    const state: CombinedState = loc ? await combinedState(loc) : NO_COMBINED;
     if (loc && !invalidated) {
       const cached = (await fromCombinedFile(loc, state)) ?? (await fromLayout(loc, state));
       if (cached) {
@@ -350,9 +250,9 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
       if (memo || inflight || invalidated) return undefined;
       const loc = await location();
       if (!loc) return undefined;
-      const read = await (preread ??= readCombinedFile(loc));
-      // Only where snapshot() would answer from the combined file alone (same TTL and layout-newer rules).
-      if (!read || read.layoutNewer || !withinTtl(read.mtimeMs)) return undefined;
+      const read = await (preread ??= policy.readCombined(loc));
+      // Only where snapshot() would answer from the combined file alone (the same policy).
+      if (!read || !policy.combinedAnswers(read)) return undefined;
       const part = indexedSnapshot(read.text, server, token);
       return part && dropUnsafeNames(part);
     },
@@ -363,7 +263,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
       fromServer = false;
     },
     fresh: () => fromServer,
-    flush: () => writes,
+    flush: () => writes.flush(),
     paths: async () => (await location())?.paths,
   };
 }

@@ -6,11 +6,19 @@
  * `relisting`. Where the appending output prints a stderr line at an outage and at its end, the
  * header shows the state for as long as it lasts.
  */
-import type { RetryInfo } from '../watch/types.js';
+/** A failed attempt, as the watcher reports it (src/watch/types.ts RetryInfo has more). */
+export interface Retry {
+  error: unknown;
+  /** The wait before the next attempt (ms). */
+  delayMs: number;
+}
+
+type Steady = 'listing' | 'watching' | 'relisting';
 
 type Connection =
-  | { state: 'listing' | 'watching' | 'relisting' }
-  | { state: 'reconnecting'; retryAt: number; since: number; error: string; next: RetryInfo['next'] }
+  | { state: Steady }
+  /** `before`: the state the failures interrupted, back when a request is answered again. */
+  | { state: 'reconnecting'; retryAt: number; since: number; error: string; before: Steady }
   | { state: 'gone'; message: string };
 
 export class ConnectionStates {
@@ -20,19 +28,23 @@ export class ConnectionStates {
     this.states = labels.map(() => ({ state: 'listing' }));
   }
 
-  retry(source: number, r: RetryInfo, now: number): void {
+  retry(source: number, r: Retry, now: number): void {
     const prev = this.states[source]!;
-    this.states[source] = { state: 'reconnecting', retryAt: now + r.delayMs, since: prev.state === 'reconnecting' ? prev.since : now, error: firstLine(r.error), next: r.next };
+    if (prev.state === 'gone') return;
+    const again = prev.state === 'reconnecting';
+    this.states[source] = { state: 'reconnecting', retryAt: now + r.delayMs, since: again ? prev.since : now, error: firstLine(r.error), before: again ? prev.before : prev.state };
   }
 
-  /** A request answered again: a list under way, or watching. */
+  /** A request answered again: back to what the failures interrupted (a list under way, or watching). */
   resume(source: number): void {
     const prev = this.states[source]!;
-    if (prev.state === 'reconnecting') this.states[source] = { state: prev.next === 'list' ? 'relisting' : 'watching' };
+    if (prev.state === 'reconnecting') this.states[source] = { state: prev.before };
   }
 
   relist(source: number): void {
-    this.states[source] = { state: 'relisting' };
+    const prev = this.states[source]!;
+    if (prev.state === 'reconnecting') prev.before = 'relisting';
+    else if (prev.state !== 'gone') this.states[source] = { state: 'relisting' };
   }
 
   /** A (re)list completed: watching. */

@@ -12,11 +12,10 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Screen } from '../core/screen.js';
-import type { RetryInfo } from '../watch/types.js';
 import { ENTER, LEAVE } from './ansi.js';
 import { diff, layout, type Frame, type Line } from './frame.js';
 import { LiveRows, type LiveRowsOptions, type RowEvent } from './rows.js';
-import { ConnectionStates } from './status.js';
+import { ConnectionStates, type Retry } from './status.js';
 
 export interface LiveViewOptions extends LiveRowsOptions {
   screen: Screen;
@@ -90,7 +89,7 @@ export class LiveView {
     this.changed();
   }
 
-  retry(source: number, r: RetryInfo): void {
+  retry(source: number, r: Retry): void {
     this.conn.retry(source, r, this.o.clock.now());
     this.changed();
   }

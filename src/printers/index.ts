@@ -4,7 +4,7 @@
  *    flags; a format the command cannot print is a UsageError (exit 2);
  * 2. `prepareOutput(output, io)`, still before any request, reads template files and compiles the
  *    JSONPath, Go template, custom-columns spec or `--sort-by` once for the run (one that does not
- *    parse is a UsageError; `get`'s Go template keeps kubectl's exit 1, when the printer is made);
+ *    parse is a UsageError; `get`'s Go template is compiled with the printer, exit 1 as kubectl);
  * 3. `createPrinter(output, context, io)`, once the command knows what it prints, gives the
  *    `Printer` that writes stdout: `page()` per page (get's objects or server Tables, api-resources'
  *    rows, apply's objects), `event()` per batch of watch events, `end()` for what was held back.
@@ -18,6 +18,7 @@ import type { GroupKind } from './name.js';
 import type { Sorter } from './sort.js';
 import type { ResourceRow } from './api-resources.js';
 import type { PrintedEvent, WatchFormat } from './watch.js';
+import type { ResumeInfo, RetryInfo } from './watch-notices.js';
 import { asUsageError, compileTemplate, readTemplate, withTemplate, type CompiledTemplate, type TemplateFormat } from './template.js';
 
 export type OutputFormat =
@@ -71,7 +72,6 @@ export function parseOutputFormat(output: string | undefined): OutputFormat {
   }
   throw new UsageError(`unable to match a printer suitable for the output format "${o}", allowed formats are: ${ALLOWED_FORMATS.join(',')}`);
 }
-
 
 export type CommandKind = 'get' | 'watch' | 'api-resources' | 'apply';
 
@@ -179,7 +179,7 @@ export function readOutput(kind: CommandKind, f: OutputFlags): OutputSpec {
 /**
  * Step 2, before any request: `--sort-by` and the template compiled, the template file read.
  * A template or path that does not parse is a UsageError (a Go template for `get` is compiled by
- * createPrinter instead: kubectl reports it after the requests, exit 1).
+ * createPrinter instead, once the arguments are resolved: exit 1, as kubectl).
  */
 export async function prepareOutput<O extends OutputSpec>(o: O, io: IO): Promise<O> {
   // Load get's printing half while the command reads discovery (a failed import surfaces in createPrinter).
@@ -231,6 +231,14 @@ export interface EventPrinter extends Printer {
   text(text: string): void;
   /** A stderr line, after the events before it. */
   notice(text: string): void;
+  /** A watcher's failed attempt and its answer again: the outage notices of `source` (./watch-notices.ts). */
+  retry(source: WatchedSource, info: RetryInfo): void;
+  resume(source: WatchedSource, info: ResumeInfo): void;
+}
+
+/** One watched target (a type, or one object of it): notices are kept apart per source. */
+export interface WatchedSource {
+  readonly type: string;
 }
 
 export interface WatchPrintContext {
@@ -241,6 +249,8 @@ export interface WatchPrintContext {
   keepManagedFields: boolean;
   /** Print nothing for the events (--for without -o). */
   quiet: boolean;
+  /** -v=1: every failed attempt on stderr. */
+  verbose: boolean;
 }
 
 /** `api-resources`: the rows. */

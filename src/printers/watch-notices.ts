@@ -6,14 +6,14 @@
 import type { IO } from '../core/io.js';
 import { StatusError, oneLine } from '../core/errors.js';
 
-interface RetryInfo {
+export interface RetryInfo {
   error: unknown;
   delayMs: number;
   failures: number;
   unreachable: boolean;
 }
 
-interface ResumeInfo {
+export interface ResumeInfo {
   failingMs: number;
 }
 

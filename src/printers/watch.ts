@@ -12,7 +12,8 @@
  * - template (`-o jsonpath=...`, `-o go-template=...` and their -file forms): the template applied to
  *   each object, or with events to the `{"type":...,"object":...}` event, as kubectl does.
  * createEventPrinter is the output module's watch mode (./index.ts): the text batched into writes
- * (OutputBuffer), stderr notices (./watch-notices.ts) written after the events before them.
+ * (OutputBuffer), stderr notices (./watch-notices.ts) written after the events before them, the
+ * outage notices at once.
  */
 import type { Table, TableColumnDefinition } from '../core/table.js';
 import type { Unstructured } from '../core/unstructured.js';
@@ -20,7 +21,8 @@ import { formatColumns, type RememberedWidths } from './columns.js';
 import { objectName, type GroupKind } from './name.js';
 import { TABWRITER_MIN_WIDTH, TableAccumulator } from './table.js';
 import { goJSON, toJSON } from './json.js';
-import type { EventPrinter, WatchOutput, WatchPrintContext } from './index.js';
+import type { EventPrinter, WatchedSource, WatchOutput, WatchPrintContext } from './index.js';
+import { outageNotices } from './watch-notices.js';
 import type { IO } from '../core/io.js';
 
 export type WatchFormat = 'table' | 'wide' | 'name' | 'json' | 'yaml' | 'jsonl' | 'template';
@@ -65,6 +67,12 @@ export async function createEventPrinter(o: WatchOutput, ctx: WatchPrintContext,
   });
   const table = o.format === 'table' || o.format === 'wide';
   const out = new OutputBuffer(io);
+  const notices = new Map<WatchedSource, ReturnType<typeof outageNotices>>();
+  const noticesFor = (s: WatchedSource) => {
+    let n = notices.get(s);
+    if (!n) notices.set(s, (n = outageNotices(s.type, io, ctx.verbose)));
+    return n;
+  };
   return {
     event: (events) => {
       if (!ctx.quiet) out.write(table ? printer.printBlock(events) : events.map((e) => printer.print(e)).join(''));
@@ -74,6 +82,9 @@ export async function createEventPrinter(o: WatchOutput, ctx: WatchPrintContext,
       out.flush();
       io.stderr.write(text);
     },
+    // Written at once, between batches of events (kubectl's get -w prints none of these).
+    retry: (s, info) => noticesFor(s).onRetry(info),
+    resume: (s, info) => noticesFor(s).onResume(info),
     end: () => out.flush(),
   };
 }

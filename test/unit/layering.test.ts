@@ -46,7 +46,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   restmapper: ['core', 'discovery'],
   watch: ['core', 'dynamic'],
   apply: ['core', 'dynamic', 'restmapper', 'wait', 'watch'],
-  live: ['core', 'printers', 'watch'],
+  live: ['core', 'printers'],
   [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
   cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'live', ROOT],
 };

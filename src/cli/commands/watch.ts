@@ -21,9 +21,9 @@ import type { IO } from '../../core/io.js';
 import { UsageError } from '../../core/errors.js';
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { checkNamesWithSelection } from '../get-flags.js';
-import { MultiWatch, type MultiWatchSource, type MultiWatchTarget } from '../../watch/multi.js';
+import { MultiWatch, type MultiWatchTarget } from '../../watch/multi.js';
 import { createPrinter } from '../../printers/index.js';
-import { goneNotice, outageNotices, relistNotice } from '../../printers/watch-notices.js';
+import { goneNotice, relistNotice } from '../../printers/watch-notices.js';
 import type { WaitSubject } from '../../wait/wait-for.js';
 import { readWatchOptions } from '../watch-options.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../../startup/young-gen-cap.js';
@@ -69,17 +69,12 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     withKind,
     keepManagedFields: opts.output.showManagedFields || (mode === 'get' && opts.events && (opts.output.format === 'json' || opts.output.format === 'yaml')),
     quiet: opts.waitFor !== undefined && !opts.output.explicit,
+    verbose: ctx.logger.enabled(1),
   }, io);
   // Flat memory on long streams (src/startup/young-gen-cap.ts): checked every 1,024 events.
   const capYoungGeneration = youngGenerationCap(heap);
   let received = 0;
   const gone = new Set<string>();
-  const notices = new Map<MultiWatchSource, ReturnType<typeof outageNotices>>();
-  const noticesFor = (s: MultiWatchSource) => {
-    let n = notices.get(s);
-    if (!n) notices.set(s, (n = outageNotices(s.type, io, ctx.logger.enabled(1))));
-    return n;
-  };
   const multi: MultiWatch = new MultiWatch(targets, {
     labelSelector: opts.labelSelector,
     fieldSelector: opts.fieldSelector,
@@ -101,8 +96,8 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     onReceive: () => {
       if ((++received & 1023) === 0) capYoungGeneration();
     },
-    onRetry: (r, s) => noticesFor(s).onRetry(r),
-    onResume: (r, s) => noticesFor(s).onResume(r),
+    onRetry: (r, s) => printer.retry(s, r),
+    onResume: (r, s) => printer.resume(s, r),
     // A 410 before any list (a watch from --resource-version): the relist prints every object as
     // ADDED, which a script asking for the changes since RV could not tell from creations. (After
     // a list, a relist prints only the differences: nothing to say.)
@@ -114,7 +109,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
       gone.add(s.type);
       printer.notice(goneNotice(s.type, e));
     },
-    // The live view shows the connection's state in its header instead of stderr lines.
+    // The live view keeps the state of each watch in its header.
     ...live?.hooks,
   });
   const unlisten = io.onSignal?.((sig) => {
