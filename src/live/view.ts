@@ -152,7 +152,7 @@ export class LiveView {
   }
 
   /** Draws the frame for now: the header, the table, only the lines that changed. */
-  draw(): void {
+  private draw(): void {
     if (this.closed) return;
     const { clock, screen } = this.o;
     const now = clock.now();
