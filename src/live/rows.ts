@@ -205,6 +205,7 @@ export class LiveRows {
     }
     const hidden = shown - drawn;
     if (hidden > 0 && maxLines > 0) lines.push({ text: `+${hidden} more` });
+    if (blocks.length === 0 && maxLines > 0) lines.push({ text: filter ? `No names contain "${filter}".` : 'No resources found.', style: 'dim' });
     return { lines, hidden, shown };
   }
 

@@ -211,7 +211,11 @@ export class LiveView {
         } else if (k === '\x7f' || k === '\b') this.filter = this.filter.slice(0, -1);
         else if (k >= ' ') this.filter += k;
       } else if (k === 'q') return this.o.onQuit('quit');
-      else if (k === '/') this.editing = true;
+      else if (k === '/') {
+        // A new filter, as a new search in less or vim.
+        this.editing = true;
+        this.filter = '';
+      }
       else if (k === '\x1b') this.filter = '';
       else continue;
       this.changed();

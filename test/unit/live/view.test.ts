@@ -82,6 +82,8 @@ function setup(opts: Partial<LiveViewOptions> = {}, size?: [number, number]) {
 
 test('the initial list sorted by name under the header; a change marks its row until its time is up', async () => {
   const { screen, view, pass } = setup();
+  await pass(100);
+  assert.deepEqual(screen.vt.text().split('\n'), ['kind-dev | listing | 0 objects', 'q quit | / filter by name', 'No resources found.']);
   view.apply([ev('ADDED', 'b', 2), ev('ADDED', 'a', 1), ev('ADDED', 'c-long-name', 3)], true);
   view.listed(0);
   await pass(100);
@@ -225,6 +227,9 @@ test('keys: / filters by name (Enter keeps, Esc clears), q quits, Ctrl-C interru
   screen.press('\r');
   await pass(100);
   assert.deepEqual(screen.vt.text().split('\n'), ['kind-dev | listing | 3 objects | filter /WEB', 'q quit | / filter by name', 'NAME    DATA', 'web-1   0', 'web-2   0']);
+  screen.press('/zzz\r');
+  await pass(100);
+  assert.deepEqual(screen.vt.text().split('\n').slice(2), ['No names contain "zzz".']);
   screen.press('\x1b');
   await pass(100);
   assert.match(screen.vt.text(), /db-1/);
