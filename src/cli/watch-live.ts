@@ -1,13 +1,14 @@
 /**
  * `kdyn watch --live` (the default for a table on a terminal): when the watch draws the live view
- * (src/live/view.ts) instead of appending rows, and the view wired to the watch's hooks.
+ * (src/live/view.ts) instead of appending rows, and the live printer that feeds it.
  *
- * Live when stdout is a terminal that can move its cursor (TERM set and not `dumb`), the output
- * is a table (`-o wide` included, not with --for) and there is no -v (its logs would draw over it); `--live` insists (a usage error where it cannot
- * be), `--no-live` appends as before. `kdyn get -w` always appends, as kubectl. NO_COLOR: no
- * attributes (changes unmarked, deleted rows go at once). The stderr notices of the appending
- * output (an outage and its end, a type gone, a relist from --resource-version) become the header's
- * state and a notice line: nothing is written to stderr while the view is up.
+ * Live when stdout is a terminal that can move its cursor (TERM set and not `dumb`), the output is
+ * a table (`-o wide` included, not with --for) and there is no -v (its logs would draw over it).
+ * `--live` insists (a usage error, before any request, where it cannot be), `--no-live` appends as
+ * before; `kdyn get -w` always appends, as kubectl. NO_COLOR: no attributes (changes unmarked,
+ * deleted rows go at once). The stderr notices of the appending output (an outage and its end, a
+ * type gone, a relist from --resource-version) become the header's state and a notice line: nothing
+ * is written to stderr while the view is up.
  */
 import { writeFileSync } from 'node:fs';
 import type { IO } from '../core/io.js';

@@ -37,6 +37,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   if (mode === 'get' && args.flags['output-watch-events'] === true && args.flags.watch !== true && args.flags['watch-only'] !== true) {
     throw new UsageError('--output-watch-events requires --watch or --watch-only');
   }
+  const liveView = wantsLive(args, opts, mode, io);
 
   await ctx.preconnect();
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
@@ -60,7 +61,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   const onQuit = (how: 'quit' | 'interrupt') => {
     if (multi.stop(how === 'quit' ? 'quit' : 'SIGINT') && how === 'interrupt') signal = 'SIGINT';
   };
-  const live: LivePrinter | undefined = wantsLive(args, opts, mode, io)
+  const live: LivePrinter | undefined = liveView
     ? await createLivePrinter({ targets, indexOf: (s) => multi.sources.indexOf(s), opts, withNamespace, withKind, context: (await ctx.restConfig()).contextName, clock: ctx.clock, onQuit }, io)
     : undefined;
   const printer = live ?? await createPrinter(opts.output, {
