@@ -14,7 +14,6 @@
  * Entries are kept per command: `kdyn get` and `kdyn version` run different parts of the one bin.js.
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
-import Module from 'node:module';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -27,10 +26,14 @@ const MIN_CACHED_SOURCE = 16384;
 
 type Crc32 = (data: Uint8Array, value: number) => number;
 
+// require, not an ES import: esbuild's default-import interop would copy the module's properties
+// first, on every run; and this file runs only as CommonJS (dist/cli/start.js).
+const loader = (): LoaderInternals & { enableCompileCache?: (dir: string) => unknown } => require('node:module');
+
 /** The parts of Node's CommonJS loader the hand-made cache uses: internal or legacy, not in @types/node. */
 interface LoaderInternals {
   new (id: string, parent?: unknown): ModuleInternals;
-  prototype: { _compile(content: string, filename: string): unknown };
+  prototype: { _compile(content: string, filename: string, ...rest: unknown[]): unknown };
   wrap(content: string): string;
   _cache: Record<string, ModuleInternals | undefined>;
   _resolveFilename(request: string, parent: unknown, isMain: boolean, options?: unknown): string;
@@ -54,7 +57,7 @@ export function useCodeCache(root: string, commands: readonly string[], env: Nod
   const base = xdg || (env.HOME && isAbsolute(env.HOME) ? join(env.HOME, '.cache') : '');
   if (!base || env.KDYN_NO_CODE_CACHE) return;
   const profile = argv.slice(2).find((a) => commands.includes(a)) ?? 'other';
-  const enable = env.KDYN_CODE_CACHE === 'node' ? (Module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache : undefined;
+  const enable = env.KDYN_CODE_CACHE === 'node' ? loader().enableCompileCache : undefined;
   if (enable) {
     // Node's entries go into a subdirectory Node makes inside this one (mkdir -p, mode 0777 minus
     // the umask, no owner checks): private because this one is, and no one else can reach into it.
@@ -76,13 +79,14 @@ export function useCodeCache(root: string, commands: readonly string[], env: Nod
  * `writable()` says the directory is private.
  */
 function installCompile(root: string, dir: string, profile: string, read: boolean, crc32: Crc32, writable: () => boolean): void {
-  const Loader = Module as unknown as LoaderInternals;
+  const Loader = loader();
   const uid = process.geteuid!();
   const prefix = root + sep;
   const compile = Loader.prototype._compile;
   const pending: Array<[Script, string]> = [];
-  Loader.prototype._compile = function (this: ModuleInternals, content: string, filename: string) {
-    if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
+  Loader.prototype._compile = function (this: ModuleInternals, content: string, filename: string, ...rest: unknown[]) {
+    // Other files go to Node's own, with every argument it passed (Node 22 added a third, the format).
+    if (!filename.startsWith(prefix)) return compile.call(this, content, filename, ...rest);
     // Keyed by the file's identity (inode, size, mtime): V8 itself only checks the source length, so
     // a rebuilt file of the same length must never meet the bytecode of its predecessor.
     let cacheFile: string | undefined;
