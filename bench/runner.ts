@@ -163,8 +163,14 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     if (c.baseline.kind === 'kubectl') {
       const args = c.baseline.args(env);
       const calls = c.baseline.calls ?? 1;
-      const argv = calls === 1 ? [opts.kubectl!.path, ...args] : ['/bin/sh', '-c', Array(calls).fill('"$0" "$@"').join('; '), opts.kubectl!.path, ...args];
-      specs.baseline = { spec: { argv, env: toolEnv('baseline'), cwd: tmp }, label: Array(calls).fill(['kubectl', ...args].join(' ')).join('; ') };
+      const loop = c.baseline.loop?.(env);
+      if (loop) {
+        const script = loop.map((a) => ['"$0"', ...a.map(shellQuote)].join(' ')).join('; ');
+        specs.baseline = { spec: { argv: ['/bin/sh', '-c', script, opts.kubectl!.path], env: toolEnv('baseline'), cwd: tmp }, label: loop.map((a) => ['kubectl', ...a].join(' ')).join('; ') };
+      } else {
+        const argv = calls === 1 ? [opts.kubectl!.path, ...args] : ['/bin/sh', '-c', Array(calls).fill('"$0" "$@"').join('; '), opts.kubectl!.path, ...args];
+        specs.baseline = { spec: { argv, env: toolEnv('baseline'), cwd: tmp }, label: Array(calls).fill(['kubectl', ...args].join(' ')).join('; ') };
+      }
     } else if (c.baseline.kind === 'node') {
       const node = findOnPath('node') ?? process.execPath;
       specs.baseline = { spec: { argv: [node, ...c.baseline.args], env: toolEnv('baseline'), cwd: tmp }, label: ['node', ...c.baseline.args].join(' ') };
@@ -240,4 +246,9 @@ export function customResult(base: CaseResult, labels: Record<Tool, string>, sam
   const baseline = summarize(labels.baseline, baselineSamples);
   const r = ratio(kdyn.median, baseline.median);
   return { ...base, kdyn, baseline, ratio: r, pass: meets(base.target, kdyn.median, r) };
+}
+
+/** A word for /bin/sh: single-quoted unless it is plain. */
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -67,7 +67,13 @@ export type Baseline =
    * `calls`: kubectl run several times in a row within one timed run (through /bin/sh, ~1 ms), for
    * work kubectl needs more than one call for; the last call's exit status counts.
    */
-  | { kind: 'kubectl'; args: (env: CaseEnv) => string[]; calls?: number }
+  | {
+      kind: 'kubectl';
+      args: (env: CaseEnv) => string[];
+      calls?: number;
+      /** A shell loop: kubectl once per argument list, in a row (e.g. one `--context` each); replaces `args` x `calls`. */
+      loop?: (env: CaseEnv) => string[][];
+    }
   | { kind: 'node'; args: string[] }
   | { kind: 'none' };
 

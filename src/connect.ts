@@ -15,7 +15,7 @@
 import { systemClock, type Clock } from './core/clock.js';
 import { silentLogger, type Logger } from './core/log.js';
 import type { Output } from './core/io.js';
-import type { ConfigFlags, RestConfig } from './kubeconfig/types.js';
+import type { ConfigFlags, MergedKubeconfig, RestConfig } from './kubeconfig/types.js';
 import type { Transport } from './transport/types.js';
 import type { CachedDiscovery } from './discovery/types.js';
 import type { WriteBehind } from './discovery/write-behind.js';
@@ -62,6 +62,8 @@ export interface ComposeOptions extends Omit<ConnectOptions, 'flags'> {
   readonly writeBehind?: WriteBehind;
   /** Discovery requests' time limit when `requestTimeoutMs` is 0 (default: kubectl's 32 s). */
   readonly discoveryTimeoutMs?: number;
+  /** The merged kubeconfig, already read (a fleet reads the files once for every context). */
+  readonly merged?: MergedKubeconfig;
 }
 
 /** The layers, each built once on first call. */
@@ -108,6 +110,7 @@ export function compose(options: ComposeOptions): Layers {
       logger,
       clock,
       stderr: options.stderr ?? { write: () => true },
+      merged: options.merged,
       // A getter: the CLI's answer loads node:tty (~1 ms), and only exec credential plugins need it.
       get stdinIsTTY() {
         return options.stdinIsTTY ?? false;
@@ -127,7 +130,11 @@ export function compose(options: ComposeOptions): Layers {
     return transportInstance;
   });
   const discovery = once(async () => {
-    const [config, { createCachedDiscovery }] = await Promise.all([restConfig(), import('./discovery/cached.js')]);
+    const [config, { createCachedDiscovery }, { buildNameIndex }] = await Promise.all([
+      restConfig(),
+      import('./discovery/cached.js'),
+      import('./restmapper/name-index.js'),
+    ]);
     // The transport (and node:https/tls) is loaded only if discovery has to ask the server:
     // a warm cache answers without it.
     const lazy: Transport = {
@@ -145,6 +152,7 @@ export function compose(options: ComposeOptions): Layers {
       clock,
       logger,
       writeBehind: options.writeBehind,
+      index: buildNameIndex, // the RESTMapper's keys, stored in discovery's combined file
       ...(options.discoveryTimeoutMs !== undefined && { limits: { timeoutMs: options.discoveryTimeoutMs } }),
     });
     discoveryInstance = d;

@@ -6,6 +6,14 @@
 // Connecting: kubeconfig -> transport -> cached discovery -> RESTMapper -> dynamic client.
 export { connect, type ConnectOptions, type Connection } from './connect.js';
 
+// Fleets: several kubeconfig contexts at once (`'east,west'`, `'prod-*'`, all): a connection per
+// context, one function per connection, results and errors by context (docs/fleet.md).
+export { forEachContext, type ForEachContextOptions } from './connect-contexts.js';
+export { resolveContexts, listContexts, type KubeconfigContexts } from './fleet/contexts.js';
+export { fanOut, ContextTimeoutError, ContextNotStartedError, DEFAULT_CONTEXT_CONCURRENCY, type ContextResult, type FanOutOptions } from './fleet/fanout.js';
+export { parseContextSelector, selectContexts, type ContextSelector } from './fleet/select.js';
+export { withLeadingColumns, jsonlRecord, jsonlEvent, contextList, prefixLines } from './fleet/output.js';
+
 // The dynamic client.
 export { DynamicClient, ResourceClient, TABLE_ACCEPT, JSON_ACCEPT, normalizeList, parseWarningHeaders } from './dynamic/client.js';
 export type { DynamicClientOptions, ResourceScope } from './dynamic/client.js';

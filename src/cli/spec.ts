@@ -102,6 +102,12 @@ const SELECTOR_FLAGS: FlagSpec[] = [
 ];
 const CHUNK_SIZE_FLAG: FlagSpec = { name: 'chunk-size', type: 'number', default: 500, describe: 'Return large lists in chunks rather than all at once. Pass 0 to disable.' };
 
+/** Fleets (issue 24, docs/fleet.md): `--context a,b` or `--context 'prod-*'` select several contexts too. */
+const FLEET_FLAGS: FlagSpec[] = [
+  { name: 'all-contexts', type: 'boolean', describe: 'Run against every context of the kubeconfig (as --context, which also takes a comma list and globs: --context \'prod-*,staging\'). The output names each object\'s context.' },
+  { name: 'context-concurrency', type: 'number', default: 16, describe: 'With several contexts: how many clusters are worked on at once.' },
+];
+
 const load = (p: () => Promise<CommandModule>) => p;
 
 export const COMMANDS: CommandSpec[] = [
@@ -119,6 +125,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (wide, name, json, yaml).' },
       { name: 'cached', type: 'boolean', describe: 'Use the cached list of resources if available (no requests, even past the TTL).' },
       { name: 'strict', type: 'boolean', describe: 'Exit 1 when any group-version could not be discovered or is stale (rows are printed either way).' },
+      ...FLEET_FLAGS,
     ],
     maxArgs: 0,
     examples: [
@@ -156,6 +163,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'timeout', type: 'string', default: '5m', describe: 'How long --wait (and the wait for new CRDs to be established) may take.' },
       { name: 'show-managed-fields', type: 'boolean', describe: 'If true, keep the managedFields when printing objects in JSON, YAML or JSON lines format.' },
       { name: 'kustomize', short: 'k', type: 'string', describe: 'Not supported (out of scope): run `kustomize build DIR | kdyn apply -f -` instead.' },
+      ...FLEET_FLAGS,
     ],
     maxArgs: 0,
     examples: [
@@ -216,6 +224,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'watch', short: 'w', type: 'boolean', describe: 'After listing/getting the requested object, watch for changes (resumes when the server ends the stream; see kdyn watch).' },
       { name: 'watch-only', type: 'boolean', describe: 'Watch for changes to the requested object(s), without listing/getting first.' },
       { name: 'output-watch-events', type: 'boolean', describe: 'Output watch event objects when --watch or --watch-only is used. Existing objects are output as initial ADDED events.' },
+      ...FLEET_FLAGS,
     ],
     minArgs: 0,
     examples: [
@@ -252,6 +261,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'no-live', type: 'boolean', describe: 'Append a row per event (kubectl get -w --output-watch-events), also on a terminal.' },
       { name: 'sort-by', type: 'string', describe: 'Live view: sort the rows by this JSONPath over each object\'s metadata (e.g. \'{.metadata.creationTimestamp}\'); default namespace/name.' },
       CHUNK_SIZE_FLAG,
+      ...FLEET_FLAGS,
     ],
     minArgs: 1,
     examples: [

@@ -19,6 +19,7 @@ import { LiveView } from '../live/view.js';
 import { LEAVE } from '../live/ansi.js';
 import type { MultiWatchEvent, MultiWatchOptions, MultiWatchSource } from '../watch/multi.js';
 import type { ParsedArgs } from './spec.js';
+import { wantsFleet } from './fleet.js';
 import type { WatchOptions } from './watch-options.js';
 import type { EventPrinter } from '../printers/index.js';
 import { createSorter } from '../printers/sort.js';
@@ -33,6 +34,12 @@ export function wantsLive(args: Pick<ParsedArgs, 'flags'>, opts: WatchOptions, m
   const sortBy = opts.sortBy !== undefined;
   // get -w: kubectl's output, its flags as before (its --sort-by is get's).
   if (mode === 'get') return false;
+  // Several contexts or namespaces (issue 24): the appending output, with its CONTEXT column.
+  if (wantsFleet(f)) {
+    if (f.live === true) throw new UsageError('--live shows one context and namespace: not with several (--context a,b, --all-contexts, -n a,b)');
+    if (sortBy) throw new UsageError('--sort-by sorts the live view only, which shows one context and namespace');
+    return false;
+  }
   if (f['no-live'] === true) {
     if (sortBy) throw new UsageError('--sort-by sorts the live view only (not with --no-live)');
     return false;

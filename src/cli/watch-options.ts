@@ -11,6 +11,7 @@ import { readSelectionFlags, stringFlag, type SelectionFlags } from './get-flags
 import type { WaitCondition } from '../wait/wait-for.js';
 import { waitTimeoutMs } from './wait-timeout.js';
 import { prepareOutput, readOutput, type WatchOutput } from '../printers/index.js';
+import type { MultiWatchOptions } from '../watch/multi.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
 type WaitFor = typeof import('../wait/wait-for.js');
@@ -64,5 +65,22 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
     maxEvents,
     waitFor,
     wait,
+  };
+}
+
+/** The MultiWatch options the flags give, for `watch` and `get -w` (one context or a fleet's each). */
+export function streamOptions(opts: WatchOptions, mode: 'watch' | 'get', table: boolean): MultiWatchOptions {
+  return {
+    labelSelector: opts.labelSelector,
+    fieldSelector: opts.fieldSelector,
+    resourceVersion: opts.resourceVersion,
+    initialEvents: opts.initialEvents,
+    table,
+    initialBlock: table,
+    pageSize: opts.chunkSize,
+    // --request-timeout bounds each watch request; `get -w` then ends with it, as kubectl.
+    requestTimeoutMs: opts.requestTimeoutMs,
+    endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
+    timeoutMs: opts.timeoutMs,
   };
 }

@@ -9,14 +9,11 @@
  * position in `snapshot.groups` (the order of kdyn's combined cache file), so discovery can hand over
  * just those groups without knowing what the names mean.
  *
- * Stored as its own small file beside the combined file (serializeNameIndex), it says which combined
- * file it was built from (`source`, an identity the writer chooses); parseNameIndex refuses an index
- * for another server or another source, and anything malformed: the lookup then takes the full path.
+ * Discovery stores it in its combined cache file as opaque data (createCachedDiscovery's `index`
+ * option; src/connect.ts passes buildNameIndex): one file, one read, never out of step with the
+ * groups it indexes. A malformed stored index sends the lookup to the full path.
  */
 import type { DiscoverySnapshot } from '../discovery/types.js';
-import { isObject } from '../core/guards.js';
-
-export const NAME_INDEX_FORMAT = 'kdyn.restmapper-names/v1';
 
 /** Lower-cased name -> positions (in `snapshot.groups`) of the groups serving a resource by that name. */
 export type NameIndex = ReadonlyMap<string, readonly number[]>;
@@ -77,37 +74,4 @@ export function buildNameIndex(s: DiscoverySnapshot): NameIndex | undefined {
 /** The positions of the groups that can answer `token` (none when it names nothing). */
 export function groupsFor(index: NameIndex, token: string): readonly number[] {
   return index.get(token) ?? [];
-}
-
-/** What the index was built from: the server, and the identity of the cache file it indexes. */
-export interface NameIndexSource {
-  server: string;
-  /** Chosen by the writer (e.g. a generation stamped into the combined file's header); compared as is. */
-  source: string;
-}
-
-/** One line of JSON: `{format, server, source, groups, index: {token: [positions]}}`. */
-export function serializeNameIndex(index: NameIndex, groups: number, from: NameIndexSource): string {
-  return `${JSON.stringify({ format: NAME_INDEX_FORMAT, server: from.server, source: from.source, groups, index: Object.fromEntries(index) })}\n`;
-}
-
-/**
- * The index in `text` when it was built for `expected` (same server and source) and is well formed:
- * every position a whole number below its `groups`. Undefined otherwise (use the full snapshot).
- */
-export function parseNameIndex(text: string, expected: NameIndexSource): NameIndex | undefined {
-  try {
-    const o = JSON.parse(text) as unknown;
-    if (!isObject(o) || o.format !== NAME_INDEX_FORMAT || o.server !== expected.server || o.source !== expected.source) return undefined;
-    const { groups, index } = o;
-    if (typeof groups !== 'number' || !isObject(index)) return undefined;
-    const out = new Map<string, number[]>();
-    for (const [token, positions] of Object.entries(index)) {
-      if (!Array.isArray(positions) || !positions.every((n) => Number.isInteger(n) && n >= 0 && n < groups)) return undefined;
-      out.set(token, positions as number[]);
-    }
-    return out;
-  } catch {
-    return undefined;
-  }
 }

@@ -3,7 +3,7 @@
  * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
  *
  *   core ← kubeconfig, printers, startup ← transport, wait ← discovery, dynamic ← restmapper, watch
- *        ← apply, live ← (root: index.ts, connect.ts, the composition root) ← cli
+ *        ← apply, live ← fleet ← (root: index.ts, connect.ts, the composition root) ← cli
  * (wait reads JSONPath from printers; startup is the process tuning only the CLI uses; live is the
  * watch's full-screen view.)
  *
@@ -29,6 +29,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['discovery', 'dynamic'],
   ['restmapper', 'watch'],
   ['apply', 'live'],
+  ['fleet'],
   [ROOT],
   ['cli'],
 ];
@@ -47,8 +48,10 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   watch: ['core', 'dynamic'],
   apply: ['core', 'dynamic', 'restmapper', 'wait', 'watch'],
   live: ['core', 'printers'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
-  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'live', ROOT],
+  // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
+  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet', 'live', ROOT],
 };
 
 /** Known breaks of the table: `file -> folder`, with why it is still there. */

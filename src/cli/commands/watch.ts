@@ -21,11 +21,13 @@ import type { IO } from '../../core/io.js';
 import { UsageError } from '../../core/errors.js';
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { checkNamesWithSelection } from '../get-flags.js';
-import { MultiWatch, type MultiWatchTarget } from '../../watch/multi.js';
+import { MultiWatch } from '../../watch/multi.js';
+import { watchTargets } from '../../fleet/watch.js';
+import { wantsFleet } from '../fleet.js';
 import { createPrinter } from '../../printers/index.js';
 import { goneNotice, relistNotice } from '../../printers/watch-notices.js';
 import type { WaitSubject } from '../../wait/wait-for.js';
-import { readWatchOptions } from '../watch-options.js';
+import { readWatchOptions, streamOptions } from '../watch-options.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../../startup/young-gen-cap.js';
 import { createLivePrinter, wantsLive, type LivePrinter } from '../watch-live.js';
 
@@ -39,18 +41,13 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   }
   const liveView = wantsLive(args, opts, mode, io);
 
+  // Several contexts or namespaces (issue 24): ../../fleet/watch.ts.
+  if (wantsFleet(args.flags)) return (await import('./watch-fleet.js')).runFleet(args, ctx, io, opts, mode);
+
   await ctx.preconnect();
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
   const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper, args.prog), opts.allNamespaces ? undefined : ctx.namespace()]);
-
-  const targets: MultiWatchTarget[] = [];
-  for (const req of plan.requests) {
-    let handle = client.resource(req.mapping.gvr, { namespaced: req.mapping.namespaced });
-    if (req.mapping.namespaced && namespace) handle = handle.namespace(namespace);
-    const gk = { group: req.mapping.gvk.group, kind: req.mapping.gvk.kind };
-    const type = req.mapping.gvr.group ? `${req.mapping.gvr.resource}.${req.mapping.gvr.group}` : req.mapping.gvr.resource;
-    for (const name of req.names.length > 0 ? req.names : [undefined]) targets.push({ handle, gk, type, resource: req.mapping.gvr.resource, name });
-  }
+  const targets = watchTargets(plan, client, [namespace]);
 
   const table = opts.output.format === 'table' || opts.output.format === 'wide';
   const withNamespace = opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced);
@@ -77,17 +74,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   let received = 0;
   const gone = new Set<string>();
   const multi: MultiWatch = new MultiWatch(targets, {
-    labelSelector: opts.labelSelector,
-    fieldSelector: opts.fieldSelector,
-    resourceVersion: opts.resourceVersion,
-    initialEvents: opts.initialEvents,
-    table,
-    initialBlock: table,
-    pageSize: opts.chunkSize,
-    // --request-timeout bounds each watch request; `get -w` then ends with it, as kubectl.
-    requestTimeoutMs: opts.requestTimeoutMs,
-    endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
-    timeoutMs: opts.timeoutMs,
+    ...streamOptions(opts, mode, table),
     maxEvents: opts.maxEvents,
     until: opts.waitFor && ((sources) => sources.every((s) => opts.wait!.allSatisfyAll(opts.waitFor!, s.objects()))),
     checkOnce: opts.checkOnce,

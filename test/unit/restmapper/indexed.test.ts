@@ -10,12 +10,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAggregatedDiscovery } from '../../../src/discovery/aggregated.js';
-import { decodeCombined, encodeCombined, formatCombined, indexedSnapshot, parseCombined } from '../../../src/discovery/combined.js';
+import { combinedSnapshot, decodeCombined, encodeCombined, formatCombined, indexedSnapshot, parseCombined, type CombinedCache } from '../../../src/discovery/combined.js';
 import { dropUnsafeNames } from '../../../src/discovery/names.js';
 import type { CachedDiscovery, DiscoverySnapshot } from '../../../src/discovery/types.js';
 import { resolveGetArgs } from '../../../src/restmapper/args.js';
 import { DeferredRESTMapper } from '../../../src/restmapper/deferred.js';
-import { buildNameIndex, groupsFor, parseNameIndex, serializeNameIndex } from '../../../src/restmapper/name-index.js';
+import { buildNameIndex, groupsFor } from '../../../src/restmapper/name-index.js';
 import { staticDiscovery } from '../../../src/discovery/static.js';
 import { COLLIDING, collectionPath, readCorpusCases, readCorpusJSON, snapshot as build } from './snapshot.js';
 
@@ -28,7 +28,9 @@ function combinedText(s: DiscoverySnapshot): string {
     const keys = new Set(groups.flatMap((g) => g.versions.map((v) => (g.name ? `${g.name}/${v}` : v))));
     return { groups, resources: new Map([...s.resources].filter(([gv]) => keys.has(gv))), failures: [] };
   };
-  return formatCombined({ mode: 'aggregated', server: SERVER, api: { part: part(true) }, apis: { part: part(false) } });
+  const c: CombinedCache = { mode: 'aggregated', server: SERVER, api: { part: part(true) }, apis: { part: part(false) } };
+  const index = buildNameIndex(combinedSnapshot(c)); // as src/connect.ts has discovery store it
+  return index ? formatCombined(c, index) : formatCombined(c);
 }
 
 /** How a lookup of a token selects groups of the snapshot `s` (undefined: no index). */
@@ -48,9 +50,7 @@ function groupsAt(s: DiscoverySnapshot, positions: readonly number[]): Discovery
 }
 
 const nameIndex: Index = (s) => {
-  const source = { server: SERVER, source: 'generation-1' };
-  const built = buildNameIndex(s);
-  const index = built && parseNameIndex(serializeNameIndex(built, s.groups.length, source), source);
+  const index = buildNameIndex(s);
   return (token) => index && groupsAt(s, groupsFor(index, token));
 };
 

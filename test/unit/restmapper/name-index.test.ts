@@ -1,16 +1,16 @@
 /**
- * The RESTMapper's name index (src/restmapper/name-index.ts): its keys, its file, and that it is the
- * index the combined cache file holds today (so discovery can store the RESTMapper's instead of
- * computing its own). Resolution through it is checked against the full mapper in indexed.test.ts.
+ * The RESTMapper's name index (src/restmapper/name-index.ts): its keys, and that discovery's combined
+ * cache file stores it unchanged (the composition root passes it to discovery). Resolution through it
+ * is checked against the full mapper in indexed.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAggregatedDiscovery } from '../../../src/discovery/aggregated.js';
 import { decodeCombined, formatCombined } from '../../../src/discovery/combined.js';
-import { buildNameIndex, categoryToken, groupsFor, lookupToken, parseNameIndex, serializeNameIndex, NAME_INDEX_FORMAT } from '../../../src/restmapper/name-index.js';
+import { buildNameIndex, categoryToken, groupsFor, lookupToken } from '../../../src/restmapper/name-index.js';
 import { COLLIDING, readCorpusJSON, snapshot as build } from './snapshot.js';
 
-const FROM = { server: 'https://h', source: 'g-1' };
+const FROM = { server: 'https://h' };
 
 test('lookup tokens: the lower-cased first name segment; the whole name for a category; none for non-ASCII', () => {
   assert.equal(lookupToken('Deployment.v1.apps'), 'deployment');
@@ -35,10 +35,11 @@ test('keys: plural, singular, Kind, short names and categories, each with every 
   assert.equal([...index.keys()].some((k) => k.includes('/')), false, 'subresources are not keys');
 });
 
-test('is the index the combined file holds today, for the kubectl corpus and the hand-built collisions', () => {
+test('the combined file stores it as built, for the kubectl corpus and the hand-built collisions; without one it stores none', () => {
   const corpus = parseAggregatedDiscovery(readCorpusJSON('aggregated-api.json'), readCorpusJSON('aggregated-apis.json'));
   for (const s of [corpus, build(COLLIDING)]) {
-    const inFile = decodeCombined(formatCombined({ mode: 'legacy', server: FROM.server, snapshot: s })).index;
+    assert.equal(decodeCombined(formatCombined({ mode: 'legacy', server: FROM.server, snapshot: s })).index, undefined);
+    const inFile = decodeCombined(formatCombined({ mode: 'legacy', server: FROM.server, snapshot: s }, buildNameIndex(s))).index;
     assert.ok(inFile);
     assert.deepEqual(Object.fromEntries(buildNameIndex(s)!), inFile);
   }
@@ -50,21 +51,4 @@ test('no index when a group-version lacks resources (it would be asked for again
   assert.equal(buildNameIndex(s), undefined);
   s.failures.push({ groupVersion: 'batch/v1beta1', reason: 'stale', message: 'stale' });
   assert.ok(buildNameIndex(s));
-});
-
-test('its file round-trips, and is refused for another server or source, or when malformed', () => {
-  const s = build(COLLIDING);
-  const index = buildNameIndex(s)!;
-  const text = serializeNameIndex(index, s.groups.length, FROM);
-  assert.equal(text.split('\n').length, 2, 'one line');
-  assert.deepEqual(parseNameIndex(text, FROM), index);
-  assert.equal(parseNameIndex(text, { ...FROM, server: 'https://other' }), undefined);
-  assert.equal(parseNameIndex(text, { ...FROM, source: 'g-2' }), undefined);
-  assert.equal(parseNameIndex(text.slice(0, -10), FROM), undefined, 'truncated');
-  const o = JSON.parse(text) as Record<string, unknown>;
-  assert.equal(o.format, NAME_INDEX_FORMAT);
-  for (const bad of [{ pods: 'x' }, { pods: [s.groups.length] }, { pods: [-1] }, { pods: [0.5] }, []]) {
-    assert.equal(parseNameIndex(JSON.stringify({ ...o, index: bad }), FROM), undefined, JSON.stringify(bad));
-  }
-  assert.equal(parseNameIndex(JSON.stringify({ ...o, format: 'other' }), FROM), undefined);
 });
