@@ -31,6 +31,8 @@ export interface WatchOptions extends SelectionFlags {
   /** Every --for given (all must hold). */
   waitFor?: WaitCondition[];
   wait?: WaitFor;
+  /** --sort-by (the live view's order: ./watch-live.ts). */
+  sortBy?: string;
 }
 
 export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Promise<WatchOptions> {
@@ -56,6 +58,7 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
     initialEvents: f['watch-only'] !== true,
     ...selection,
     resourceVersion: str(f['resource-version']),
+    sortBy: str(f['sort-by']),
     timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
     checkOnce: wait !== undefined && timeoutMs === 0,
     requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
