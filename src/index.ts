@@ -126,7 +126,7 @@ export { isApplyConflict, conflictSummary } from './apply/conflict.js';
 // Controllers: a shared informer (store, indexes, handlers, resync, health) over the watcher, and a work queue.
 export { Informer, informer } from './informer/informer.js';
 export { InformerFactory, informerKey, type SharedInformerOptions } from './informer/factory.js';
-export { Indexer, byNamespace, byLabel, keyOf, NAMESPACE_INDEX, type IndexFunc, type KubeObject } from './informer/indexer.js';
+export { Indexer, byNamespace, byLabel, keyOf, NAMESPACE_INDEX, type IndexFunc, type KubeObject as InformerObject } from './informer/indexer.js';
 export {
   DeletedFinalStateUnknown,
   finalState,
