@@ -25,6 +25,7 @@ const USAGE = `Usage: npm run bench -- [--server local|real] [--case NAME[,NAME]
                   and etcd from $KUBEBUILDER_ASSETS (a small cluster and one with --crd-groups CRD groups)
   --case NAME     run only these cases of that server (NAME* matches a prefix); default: all but opt-in ones
   --crd-groups N  real mode: CRD groups of the big cluster (default ${DEFAULT_CRD_GROUPS})
+  --minutes N     how long a soak case runs (e.g. --case informer-soak --minutes 120)
   --json FILE     also write the results as JSON
   --runs N        timed runs per tool (default ${DEFAULT_RUNS}; medians need >= 15 to mean much)
   --warmup N      untimed runs per tool first (default 2; the first one is checked for errors)
@@ -83,7 +84,7 @@ async function main(): Promise<number> {
   try {
     for (const c of selected) {
       log(`bench: ${c.name}: ${c.description}`);
-      const r = await runCase(c, pool, { runs: args.runs, warmup: args.warmup, kubectl, log });
+      const r = await runCase(c, pool, { runs: args.runs, warmup: args.warmup, kubectl, log, minutes: args.minutes });
       results.push(r);
       process.stdout.write(`${formatResult(r)}\n`);
       if (r.status === 'ok' && r.baseline) {

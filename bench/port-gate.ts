@@ -10,6 +10,8 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 export class PortGate {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  /** Connections accepted so far (each one a client's attempt; the informer tests bound them during an outage). */
+  accepted = 0;
 
   constructor(
     /** The port the tools connect to (127.0.0.1). */
@@ -37,12 +39,18 @@ export class PortGate {
   async close(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    for (const s of this.sockets) s.destroy();
-    this.sockets.clear();
+    this.dropConnections();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** Cuts every forwarded connection (as a dropped network), still accepting new ones. */
+  dropConnections(): void {
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+  }
+
   private forward(client: Socket): void {
+    this.accepted++;
     const upstream = connect(this.target, '127.0.0.1');
     for (const s of [client, upstream]) {
       s.setNoDelay(true);

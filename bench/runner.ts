@@ -20,6 +20,8 @@ export interface RunnerOptions {
   warmup: number;
   kubectl?: KubectlInfo;
   log: (line: string) => void;
+  /** `--minutes`, for soak cases. */
+  minutes?: number;
 }
 
 const RUN_TIMEOUT_MS = 180_000;
@@ -126,6 +128,7 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       cacheDir,
       tmp,
       kubectl: opts.kubectl?.path,
+      minutes: opts.minutes,
       toolEnv: (tool) => toolEnv(tool),
       log: opts.log,
       run: async (tool, args, runOpts) => {
@@ -153,7 +156,8 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
       } catch (e) {
         return notReady((e as Error).message.split('\n')[0]!);
       }
-      const baselineLabel = c.baseline.kind === 'kubectl' ? ['kubectl', ...c.baseline.args(env)].join(' ') : c.baseline.kind;
+      const baselineLabel =
+        c.baseline.kind === 'kubectl' ? ['kubectl', ...c.baseline.args(env)].join(' ') : c.baseline.kind === 'node' ? c.baseline.args.join(' ') : c.baseline.kind;
       return customResult(base, { kdyn: c.description, baseline: baselineLabel }, samples);
     }
 
@@ -163,8 +167,14 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
     if (c.baseline.kind === 'kubectl') {
       const args = c.baseline.args(env);
       const calls = c.baseline.calls ?? 1;
-      const argv = calls === 1 ? [opts.kubectl!.path, ...args] : ['/bin/sh', '-c', Array(calls).fill('"$0" "$@"').join('; '), opts.kubectl!.path, ...args];
-      specs.baseline = { spec: { argv, env: toolEnv('baseline'), cwd: tmp }, label: Array(calls).fill(['kubectl', ...args].join(' ')).join('; ') };
+      const loop = c.baseline.loop?.(env);
+      if (loop) {
+        const script = loop.map((a) => ['"$0"', ...a.map(shellQuote)].join(' ')).join('; ');
+        specs.baseline = { spec: { argv: ['/bin/sh', '-c', script, opts.kubectl!.path], env: toolEnv('baseline'), cwd: tmp }, label: loop.map((a) => ['kubectl', ...a].join(' ')).join('; ') };
+      } else {
+        const argv = calls === 1 ? [opts.kubectl!.path, ...args] : ['/bin/sh', '-c', Array(calls).fill('"$0" "$@"').join('; '), opts.kubectl!.path, ...args];
+        specs.baseline = { spec: { argv, env: toolEnv('baseline'), cwd: tmp }, label: Array(calls).fill(['kubectl', ...args].join(' ')).join('; ') };
+      }
     } else if (c.baseline.kind === 'node') {
       const node = findOnPath('node') ?? process.execPath;
       specs.baseline = { spec: { argv: [node, ...c.baseline.args], env: toolEnv('baseline'), cwd: tmp }, label: ['node', ...c.baseline.args].join(' ') };
@@ -240,4 +250,9 @@ export function customResult(base: CaseResult, labels: Record<Tool, string>, sam
   const baseline = summarize(labels.baseline, baselineSamples);
   const r = ratio(kdyn.median, baseline.median);
   return { ...base, kdyn, baseline, ratio: r, pass: meets(base.target, kdyn.median, r) };
+}
+
+/** A word for /bin/sh: single-quoted unless it is plain. */
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

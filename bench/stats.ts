@@ -51,6 +51,8 @@ export interface BenchArgs {
   server: ServerMode;
   /** Real mode: how many CRD groups the "crds" cluster gets. */
   crdGroups: number;
+  /** How long a soak case runs (`--minutes`; the case's own default otherwise). */
+  minutes?: number;
 }
 
 export const DEFAULT_RUNS = 15;
@@ -100,6 +102,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       }
       case '--crd-groups':
         out.crdGroups = count(1);
+        break;
+      case '--minutes':
+        out.minutes = count(1);
         break;
       case '--list':
         out.list = true;

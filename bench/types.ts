@@ -49,6 +49,8 @@ export interface CaseEnv {
   tmp: string;
   /** The kubectl binary in use (undefined when none was found). */
   kubectl?: string;
+  /** `--minutes`, for soak cases (undefined: the case's default). */
+  minutes?: number;
   /**
    * Runs a tool once, untimed, with the case's environment (its HOME, KUBECONFIG): `kdyn` runs
    * bin/kdyn, `baseline` runs kubectl. For prepare/beforeRun hooks, e.g. to fill a cache. Like every
@@ -67,7 +69,13 @@ export type Baseline =
    * `calls`: kubectl run several times in a row within one timed run (through /bin/sh, ~1 ms), for
    * work kubectl needs more than one call for; the last call's exit status counts.
    */
-  | { kind: 'kubectl'; args: (env: CaseEnv) => string[]; calls?: number }
+  | {
+      kind: 'kubectl';
+      args: (env: CaseEnv) => string[];
+      calls?: number;
+      /** A shell loop: kubectl once per argument list, in a row (e.g. one `--context` each); replaces `args` x `calls`. */
+      loop?: (env: CaseEnv) => string[][];
+    }
   | { kind: 'node'; args: string[] }
   | { kind: 'none' };
 

@@ -11,16 +11,23 @@
  *   const m = await k.mapper.resourceFor('crontabs');
  *   const list = await k.client.resource(m.gvr, m).namespace(k.namespace).listAll();
  *   k.close();
+ *
+ * or, with handles (src/handles.ts) typed by `kdyn types`' output:
+ *
+ *   const crontabs = await k.resource<CronTab>('crontabs'); // in k.namespace
+ *   const h = await k.for(obj); await h.apply(obj);          // obj's apiVersion, kind and namespace
  */
 import { systemClock, type Clock } from './core/clock.js';
 import { silentLogger, type Logger } from './core/log.js';
 import type { Output } from './core/io.js';
-import type { ConfigFlags, RestConfig } from './kubeconfig/types.js';
+import type { ConfigFlags, MergedKubeconfig, RestConfig } from './kubeconfig/types.js';
 import type { Transport } from './transport/types.js';
 import type { CachedDiscovery } from './discovery/types.js';
 import type { WriteBehind } from './discovery/write-behind.js';
 import type { RESTMapper } from './restmapper/types.js';
 import type { DynamicClient } from './dynamic/client.js';
+import type { OpenApiV3 } from './openapi/v3.js';
+import { createHandles, type Handles } from './handles.js';
 
 export interface ConnectOptions {
   /**
@@ -62,6 +69,8 @@ export interface ComposeOptions extends Omit<ConnectOptions, 'flags'> {
   readonly writeBehind?: WriteBehind;
   /** Discovery requests' time limit when `requestTimeoutMs` is 0 (default: kubectl's 32 s). */
   readonly discoveryTimeoutMs?: number;
+  /** The merged kubeconfig, already read (a fleet reads the files once for every context). */
+  readonly merged?: MergedKubeconfig;
 }
 
 /** The layers, each built once on first call. */
@@ -81,6 +90,8 @@ export interface Layers {
   discovery(): Promise<CachedDiscovery>;
   mapper(): Promise<RESTMapper>;
   dynamic(): Promise<DynamicClient>;
+  /** The server's OpenAPI v3 documents, cached on disk under the discovery cache root (no request until used). */
+  openapi(): Promise<OpenApiV3>;
   /** Waits for background work started by the layers (discovery cache writes); never rejects. */
   flush(): Promise<void>;
   /** Releases connections (keep-alive sockets) so the process can exit promptly. */
@@ -108,6 +119,7 @@ export function compose(options: ComposeOptions): Layers {
       logger,
       clock,
       stderr: options.stderr ?? { write: () => true },
+      merged: options.merged,
       // A getter: the CLI's answer loads node:tty (~1 ms), and only exec credential plugins need it.
       get stdinIsTTY() {
         return options.stdinIsTTY ?? false;
@@ -127,7 +139,11 @@ export function compose(options: ComposeOptions): Layers {
     return transportInstance;
   });
   const discovery = once(async () => {
-    const [config, { createCachedDiscovery }] = await Promise.all([restConfig(), import('./discovery/cached.js')]);
+    const [config, { createCachedDiscovery }, { buildNameIndex }] = await Promise.all([
+      restConfig(),
+      import('./discovery/cached.js'),
+      import('./restmapper/name-index.js'),
+    ]);
     // The transport (and node:https/tls) is loaded only if discovery has to ask the server:
     // a warm cache answers without it.
     const lazy: Transport = {
@@ -145,6 +161,7 @@ export function compose(options: ComposeOptions): Layers {
       clock,
       logger,
       writeBehind: options.writeBehind,
+      index: buildNameIndex, // the RESTMapper's keys, stored in discovery's combined file
       ...(options.discoveryTimeoutMs !== undefined && { limits: { timeoutMs: options.discoveryTimeoutMs } }),
     });
     discoveryInstance = d;
@@ -157,6 +174,18 @@ export function compose(options: ComposeOptions): Layers {
   const dynamic = once(async () => {
     const [t, { DynamicClient }] = await Promise.all([transport(), import('./dynamic/client.js')]);
     return new DynamicClient(t, { onWarning: warn });
+  });
+  const openapi = once(async () => {
+    const [config, t, { createOpenApiV3 }] = await Promise.all([restConfig(), transport(), import('./openapi/v3.js')]);
+    return createOpenApiV3({
+      transport: t,
+      server: config.server,
+      cacheDir: options.cacheDir,
+      env,
+      clock,
+      logger,
+      ...(options.discoveryTimeoutMs !== undefined && { timeoutMs: options.discoveryTimeoutMs }),
+    });
   });
 
   return {
@@ -174,6 +203,7 @@ export function compose(options: ComposeOptions): Layers {
     discovery,
     mapper,
     dynamic,
+    openapi,
     flush: async () => {
       await discoveryInstance?.flush?.();
     },
@@ -181,7 +211,8 @@ export function compose(options: ComposeOptions): Layers {
   };
 }
 
-export interface Connection {
+/** Every layer, built; plus handles by name, typed kind or object (Handles, src/handles.ts). */
+export interface Connection extends Handles {
   config: RestConfig;
   /** The kubeconfig context's namespace (or `default`). */
   namespace: string;
@@ -189,6 +220,8 @@ export interface Connection {
   discovery: CachedDiscovery;
   mapper: RESTMapper;
   client: DynamicClient;
+  /** The server's OpenAPI v3 documents (what `kdyn types` generates from). */
+  openapi: OpenApiV3;
   /** Releases keep-alive connections so the process can exit. */
   close(): void;
 }
@@ -197,8 +230,9 @@ export async function connect(options: ConnectOptions = {}): Promise<Connection>
   const layers = compose({ ...options, env: options.env ?? process.env });
   try {
     const config = await layers.restConfig();
-    const [transport, discovery, mapper, client] = await Promise.all([layers.transport(), layers.discovery(), layers.mapper(), layers.dynamic()]);
-    return { config, namespace: config.namespace, transport, discovery, mapper, client, close: layers.close };
+    const [transport, discovery, mapper, client, openapi] = await Promise.all([layers.transport(), layers.discovery(), layers.mapper(), layers.dynamic(), layers.openapi()]);
+    const handles = createHandles({ mapper, client, namespace: config.namespace });
+    return { config, namespace: config.namespace, transport, discovery, mapper, client, openapi, ...handles, close: layers.close };
   } catch (e) {
     layers.close();
     throw e;

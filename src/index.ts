@@ -5,11 +5,21 @@
 
 // Connecting: kubeconfig -> transport -> cached discovery -> RESTMapper -> dynamic client.
 export { connect, type ConnectOptions, type Connection } from './connect.js';
+// Handles by name, typed kind or object (`k.resource<CronTab>('crontabs')`, `k.kind(kinds[...])`, `k.for(obj)`).
+export { createHandles, type Handles, type HandleDeps, type HandleOptions, type KubeObject } from './handles.js';
+
+// Fleets: several kubeconfig contexts at once (`'east,west'`, `'prod-*'`, all): a connection per
+// context, one function per connection, results and errors by context (docs/fleet.md).
+export { forEachContext, type ForEachContextOptions } from './connect-contexts.js';
+export { resolveContexts, listContexts, type KubeconfigContexts } from './fleet/contexts.js';
+export { fanOut, ContextTimeoutError, ContextNotStartedError, DEFAULT_CONTEXT_CONCURRENCY, type ContextResult, type FanOutOptions } from './fleet/fanout.js';
+export { parseContextSelector, selectContexts, type ContextSelector } from './fleet/select.js';
+export { withLeadingColumns, jsonlRecord, jsonlEvent, contextList, prefixLines } from './fleet/output.js';
 
 // The dynamic client.
 export { DynamicClient, ResourceClient, TABLE_ACCEPT, JSON_ACCEPT, normalizeList, parseWarningHeaders } from './dynamic/client.js';
 export type { DynamicClientOptions, ResourceScope } from './dynamic/client.js';
-export type { Unstructured, UnstructuredList, ObjectMeta, ListMeta } from './core/unstructured.js';
+export type { Unstructured, UnstructuredList, ObjectList, ObjectMeta, ListMeta, TypedKind } from './core/unstructured.js';
 export type { Table, TableColumnDefinition, TableRow } from './core/table.js';
 export type {
   IncludeObject,
@@ -27,6 +37,12 @@ export type {
 } from './dynamic/types.js';
 export { PATCH_CONTENT_TYPES } from './dynamic/types.js';
 export { resourcePath, pathSegmentProblem, InvalidPathSegmentError, type ResourcePath } from './dynamic/url.js';
+
+// Types from the server's OpenAPI v3 or from CRD manifests (`kdyn types`), and the check of required fields.
+export { createOpenApiV3, documentKey, type OpenApiV3, type OpenApiV3Options, type OpenApiDocument } from './openapi/v3.js';
+export { generateModule, type KindSource, type GenerateOptions } from './typegen/generate.js';
+export { generateFiles, kindsFromServer, kindsFromCrdManifests, type ServerKindsDeps } from './typegen/types.js';
+export { kindFromDocument, kindsFromCrd, missingRequired } from './typegen/sources.js';
 
 // Watching: a Reflector-style watcher (list, watch, resume, relist on 410) as an async iterator.
 export { Watcher, watch, WatchProtocolError } from './watch/watcher.js';
@@ -106,3 +122,29 @@ export { statusConditions, findCondition, hasCondition, type Condition, type Con
 export { readiness, type Readiness } from './apply/ready.js';
 export { waitReady, type WaitItem, type WaitOptions, type WaitOutcome } from './apply/wait.js';
 export { isApplyConflict, conflictSummary } from './apply/conflict.js';
+
+// Controllers: a shared informer (store, indexes, handlers, resync, health) over the watcher, and a work queue.
+export { Informer, informer } from './informer/informer.js';
+export { InformerFactory, informerKey, type SharedInformerOptions } from './informer/factory.js';
+export { Indexer, byNamespace, byLabel, keyOf, NAMESPACE_INDEX, type IndexFunc, type KubeObject as InformerObject } from './informer/indexer.js';
+export {
+  DeletedFinalStateUnknown,
+  finalState,
+  type EventHandlers,
+  type HandlerOptions,
+  type HandlerRegistration,
+  type InformerOptions,
+  type InformerHealth,
+  type InformerState,
+} from './informer/types.js';
+export { WorkQueue, type WorkQueueOptions } from './workqueue/queue.js';
+export { runWorkers, type ReconcileResult, type RunWorkersOptions } from './workqueue/workers.js';
+export {
+  exponentialRateLimiter,
+  tokenBucketRateLimiter,
+  maxOfRateLimiter,
+  defaultControllerRateLimiter,
+  type RateLimiter,
+  type ExponentialOptions,
+  type TokenBucketOptions,
+} from './workqueue/rate-limiters.js';

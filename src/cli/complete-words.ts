@@ -22,7 +22,8 @@ export type Plan =
   | { kind: 'types'; prefix: string; suffix: string; directive: number }
   /** Object names of `type`, starting with `prefix`, written as `before + name`, leaving out `exclude`. */
   | { kind: 'names'; type: string; prefix: string; before: string; exclude: string[]; directive: number }
-  | { kind: 'contexts'; prefix: string; before: string; directive: number };
+  /** Context names starting with `prefix`, written as `before + name`, leaving out `exclude` (the list before a comma). */
+  | { kind: 'contexts'; prefix: string; before: string; exclude: string[]; directive: number };
 
 export interface WordsCompletion {
   plan: Plan;
@@ -108,7 +109,12 @@ function valuePlan(flag: FlagSpec, cur: string, before: string): Plan {
     return { kind: 'words', words: list, directive: NO_FILE_COMP | (list.length > 0 && list.every((w) => w.endsWith('=')) ? NO_SPACE : 0) };
   }
   if (flag.name === 'namespace') return { kind: 'names', type: 'namespaces', prefix: cur, before, exclude: [], directive: NO_FILE_COMP };
-  if (flag.name === 'context') return { kind: 'contexts', prefix: cur, before, directive: NO_FILE_COMP };
+  if (flag.name === 'context') {
+    // `--context east,w<TAB>`: the name after the last comma, the others kept and not offered again.
+    const comma = cur.lastIndexOf(',');
+    const listed = cur.slice(0, comma + 1);
+    return { kind: 'contexts', prefix: cur.slice(comma + 1), before: before + listed, exclude: listed.split(',').filter((c) => c !== ''), directive: NO_FILE_COMP };
+  }
   if (flag.choices) return words(add(flag.choices), before + cur);
   if (FILE_FLAGS.includes(`--${flag.name}`)) return { kind: 'words', words: [], directive: 0 };
   return words([], '');

@@ -5,7 +5,7 @@
  * - resource types (`kdyn get <TAB>`): `__complete types`, from the discovery cache, no request,
  *   in kubectl's name forms (`deployments.apps`);
  * - object names (`kdyn get pods <TAB>`): `__complete names TYPE`, one second at most;
- * - namespaces after `-n`, contexts after `--context`.
+ * - namespaces after `-n`, contexts after `--context` (also after a comma: `--context east,w<TAB>`).
  * The connection flags already on the line (--kubeconfig, --context, -n, --server, --cache-dir...)
  * are passed along, so names come from the cluster the command will talk to. Pure: returns text.
  */
@@ -86,7 +86,7 @@ _kdyn() {
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "${OUTPUT_FORMATS.join(' ')}" -- "$cur")); compopt -o nospace 2>/dev/null; return ;;
     -n|--namespace) COMPREPLY=($(compgen -W "$(kdyn __complete names namespaces "\${conn[@]}" 2>/dev/null)" -- "$cur")); return ;;
-    --context) COMPREPLY=($(compgen -W "$(kdyn __complete contexts "\${conn[@]}" 2>/dev/null)" -- "$cur")); return ;;
+    --context) COMPREPLY=($(compgen -W "$(kdyn __complete contexts "$cur" "\${conn[@]}" 2>/dev/null)" -- "$cur")); return ;;
     ${FILE_FLAGS.join('|')})
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
@@ -199,7 +199,7 @@ function fishScript(): string {
     'end',
     'function __kdyn_contexts',
     '    __kdyn_parse',
-    '    kdyn __complete contexts $__kdyn_conn 2>/dev/null',
+    '    kdyn __complete contexts (commandline -ct) $__kdyn_conn 2>/dev/null',
     'end',
     'complete -c kdyn -e',
     'complete -c kdyn -f',

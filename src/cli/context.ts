@@ -6,6 +6,7 @@
 import type { Clock } from '../core/clock.js';
 import type { IO } from '../core/io.js';
 import type { Logger } from '../core/log.js';
+import type { MergedKubeconfig } from '../kubeconfig/types.js';
 import { compose, type Layers } from '../connect.js';
 import type { ParsedArgs } from './spec.js';
 import { parseDuration } from './duration.js';
@@ -25,13 +26,18 @@ export interface Context extends Layers {
 export interface ContextOptions {
   /** Discovery requests' time limit when there is no --request-timeout (default: kubectl's 32 s). */
   discoveryTimeoutMs?: number;
+  /** Put in front of server warnings (`context "east": `): a fleet's per-context contexts. */
+  warningPrefix?: string;
+  /** The merged kubeconfig, already read (a fleet reads the files once for every context). */
+  merged?: MergedKubeconfig;
 }
 
 export function createContext(args: Pick<ParsedArgs, 'flags' | 'explicit'>, io: IO, clock: Clock, logger: Logger, options: ContextOptions = {}): Context {
   const flags = args.flags;
   const discoveryTimeoutMs = options.discoveryTimeoutMs ?? DISCOVERY_TIMEOUT_MS;
-  const warn = (msg: string): void => void io.stderr.write(`Warning: ${msg}\n`);
+  const warn = (msg: string): void => void io.stderr.write(`Warning: ${options.warningPrefix ?? ''}${msg}\n`);
   const layers = compose({
+    merged: options.merged,
     flags,
     env: io.env,
     cwd: io.cwd,

@@ -102,6 +102,12 @@ const SELECTOR_FLAGS: FlagSpec[] = [
 ];
 const CHUNK_SIZE_FLAG: FlagSpec = { name: 'chunk-size', type: 'number', default: 500, describe: 'Return large lists in chunks rather than all at once. Pass 0 to disable.' };
 
+/** Fleets (issue 24, docs/fleet.md): `--context a,b` or `--context 'prod-*'` select several contexts too. */
+const FLEET_FLAGS: FlagSpec[] = [
+  { name: 'all-contexts', type: 'boolean', describe: 'Run against every context of the kubeconfig (as --context, which also takes a comma list and globs: --context \'prod-*,staging\'). The output names each object\'s context.' },
+  { name: 'context-concurrency', type: 'number', default: 16, describe: 'With several contexts: how many clusters are worked on at once.' },
+];
+
 const load = (p: () => Promise<CommandModule>) => p;
 
 export const COMMANDS: CommandSpec[] = [
@@ -119,6 +125,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'output', short: 'o', type: 'string', describe: 'Output format. One of: (wide, name, json, yaml).' },
       { name: 'cached', type: 'boolean', describe: 'Use the cached list of resources if available (no requests, even past the TTL).' },
       { name: 'strict', type: 'boolean', describe: 'Exit 1 when any group-version could not be discovered or is stale (rows are printed either way).' },
+      ...FLEET_FLAGS,
     ],
     maxArgs: 0,
     examples: [
@@ -156,6 +163,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'timeout', type: 'string', default: '5m', describe: 'How long --wait (and the wait for new CRDs to be established) may take.' },
       { name: 'show-managed-fields', type: 'boolean', describe: 'If true, keep the managedFields when printing objects in JSON, YAML or JSON lines format.' },
       { name: 'kustomize', short: 'k', type: 'string', describe: 'Not supported (out of scope): run `kustomize build DIR | kdyn apply -f -` instead.' },
+      ...FLEET_FLAGS,
     ],
     maxArgs: 0,
     examples: [
@@ -216,6 +224,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'watch', short: 'w', type: 'boolean', describe: 'After listing/getting the requested object, watch for changes (resumes when the server ends the stream; see kdyn watch).' },
       { name: 'watch-only', type: 'boolean', describe: 'Watch for changes to the requested object(s), without listing/getting first.' },
       { name: 'output-watch-events', type: 'boolean', describe: 'Output watch event objects when --watch or --watch-only is used. Existing objects are output as initial ADDED events.' },
+      ...FLEET_FLAGS,
     ],
     minArgs: 0,
     examples: [
@@ -248,11 +257,15 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'watch-only', type: 'boolean', describe: 'Print only changes, not the objects that exist when the watch starts.' },
       { name: 'no-headers', type: 'boolean', describe: 'When using the default output format, don\'t print headers.' },
       { name: 'show-managed-fields', type: 'boolean', describe: 'If true, keep the managedFields in -o jsonl (dropped by default). -o json and -o yaml print kubectl\'s watch events, which always keep them, and templates always see them; tables and -o name never show them.' },
+      { name: 'live', type: 'boolean', describe: 'Show the table of current objects redrawn in place (the default for a table on a terminal; see docs/live-view.md): q quits, / filters by name.' },
+      { name: 'no-live', type: 'boolean', describe: 'Append a row per event (kubectl get -w --output-watch-events), also on a terminal.' },
+      { name: 'sort-by', type: 'string', describe: 'Live view: sort the rows by this JSONPath over each object\'s metadata (e.g. \'{.metadata.creationTimestamp}\'); default namespace/name.' },
       CHUNK_SIZE_FLAG,
+      ...FLEET_FLAGS,
     ],
     minArgs: 1,
     examples: [
-      ['Watch the pods in the current namespace (the table, with an EVENT column)', 'kdyn watch pods'],
+      ['Watch the pods: a table kept up to date in place on a terminal, a row per event into a pipe', 'kdyn watch pods'],
       ['Watch deployments and pods together, as JSON lines for a script', 'kdyn watch deployments,pods -n app -o jsonl'],
       ['Watch one custom resource across a server restart or a 410, for at most 10 minutes', 'kdyn watch crontab ct1 --timeout 10m'],
       ['Wait until a pod runs (it may not exist yet); exit 1 after 2 minutes', "kdyn watch pod web-0 --for 'jsonpath={.status.phase}=Running' --timeout 2m"],
@@ -262,6 +275,32 @@ export const COMMANDS: CommandSpec[] = [
       ['Print the next 10 changes to config maps, then exit', 'kdyn watch configmaps -A --watch-only --max-events 10'],
     ],
     load: load(() => import('./commands/watch.js')),
+  },
+  {
+    name: 'types',
+    group: 'Advanced Commands:',
+    usage: 'types (TYPE[.VERSION][.GROUP] ... | --all [GROUP[/VERSION]...] | -f CRD-FILE) [--output-dir DIR] [flags]',
+    summary: 'Generate TypeScript declarations for resource types from the server\'s OpenAPI v3 (or from CRD files)',
+    description:
+      'Generate TypeScript declarations for resource types, from the OpenAPI v3 document the server publishes for the version each name resolves to ' +
+      '(built-in and custom resources alike), or from CustomResourceDefinition manifests with -f (no server). Each kind is an interface named after it, ' +
+      'with apiVersion and kind as literal types, metadata as kdyn\'s ObjectMeta, JSDoc from the descriptions, required fields, enums as unions, ' +
+      'int-or-string as number | string, preserved unknown fields as open records, and nested named types. The output is deterministic. ' +
+      'With --output-dir: one file per group-version and an index.ts exporting KindMap and kinds (typed handles for the library). ' +
+      'OpenAPI documents are cached under the cache directory by the hash the server publishes: a warm run makes one request.',
+    flags: [
+      { name: 'all', type: 'boolean', describe: 'Every kind served in the named groups (GROUP or GROUP/VERSION, core for the core group; default: every group), in their preferred versions.' },
+      { name: 'filename', short: 'f', type: 'array', describe: 'CRD manifest files (a file, a directory of .yaml/.yml/.json files, or - for stdin); every served version of each CRD; no server is contacted.' },
+      { name: 'output-dir', type: 'string', describe: 'Write one .ts file per group-version and an index.ts here (created if missing) instead of printing one module.' },
+      { name: 'import-from', type: 'string', default: 'kdyn', describe: 'The module ObjectMeta and TypedKind are imported from.' },
+    ],
+    minArgs: 0,
+    examples: [
+      ['Print the types of a custom resource, in the version the server serves', 'kdyn types crontabs'],
+      ['Write every kind of two groups, one file per group-version, with an index', 'kdyn types --all apps stable.example.com --output-dir src/k8s'],
+      ['Generate from a CRD file in CI, without a cluster', 'kdyn types -f config/crd/crontab.yaml > src/crontab.ts'],
+    ],
+    load: load(() => import('./commands/types.js')),
   },
   {
     name: 'version',

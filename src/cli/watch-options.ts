@@ -11,6 +11,7 @@ import { readSelectionFlags, stringFlag, type SelectionFlags } from './get-flags
 import type { WaitCondition } from '../wait/wait-for.js';
 import { waitTimeoutMs } from './wait-timeout.js';
 import { prepareOutput, readOutput, type WatchOutput } from '../printers/index.js';
+import type { MultiWatchOptions } from '../watch/multi.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
 type WaitFor = typeof import('../wait/wait-for.js');
@@ -30,6 +31,8 @@ export interface WatchOptions extends SelectionFlags {
   /** Every --for given (all must hold). */
   waitFor?: WaitCondition[];
   wait?: WaitFor;
+  /** --sort-by (the live view's order: ./watch-live.ts). */
+  sortBy?: string;
 }
 
 export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', io: IO): Promise<WatchOptions> {
@@ -55,11 +58,29 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
     initialEvents: f['watch-only'] !== true,
     ...selection,
     resourceVersion: str(f['resource-version']),
+    sortBy: str(f['sort-by']),
     timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
     checkOnce: wait !== undefined && timeoutMs === 0,
     requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
     maxEvents,
     waitFor,
     wait,
+  };
+}
+
+/** The MultiWatch options the flags give, for `watch` and `get -w` (one context or a fleet's each). */
+export function streamOptions(opts: WatchOptions, mode: 'watch' | 'get', table: boolean): MultiWatchOptions {
+  return {
+    labelSelector: opts.labelSelector,
+    fieldSelector: opts.fieldSelector,
+    resourceVersion: opts.resourceVersion,
+    initialEvents: opts.initialEvents,
+    table,
+    initialBlock: table,
+    pageSize: opts.chunkSize,
+    // --request-timeout bounds each watch request; `get -w` then ends with it, as kubectl.
+    requestTimeoutMs: opts.requestTimeoutMs,
+    endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
+    timeoutMs: opts.timeoutMs,
   };
 }

@@ -1,3 +1,5 @@
+import type { Screen } from './screen.js';
+
 /** Where a command's output goes and what it may read from its environment. Only src/cli builds the real one. */
 export interface Output {
   write(chunk: string): unknown;
@@ -10,6 +12,13 @@ export interface IO {
   stdin?: NodeJS.ReadableStream;
   /** Whether stdin is a terminal (exec plugins' interactiveMode), known without opening the stream. */
   stdinIsTTY?: boolean;
+  /** Whether stdout is a terminal (the live view's default), known without opening anything. */
+  stdoutIsTTY?: boolean;
+  /**
+   * The terminal on stdout as a Screen for a full-screen view (keys in raw mode until `close()`);
+   * `restore` is written if the process exits with it still open.
+   */
+  openScreen?(restore: string): Promise<Screen>;
   env: Record<string, string | undefined>;
   cwd: string;
   /**

@@ -11,8 +11,9 @@ export interface ObjectMeta {
   uid?: string;
   resourceVersion?: string;
   generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
+  /** null in the templates of workloads (Go marshals a zero time as null). */
+  creationTimestamp?: string | null;
+  deletionTimestamp?: string | null;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   ownerReferences?: Array<Record<string, unknown>>;
@@ -37,10 +38,26 @@ export interface ListMeta {
   [key: string]: unknown;
 }
 
-/** One list response (one page when paging). Items always carry `apiVersion` and `kind`. */
-export interface UnstructuredList {
+/**
+ * One list response (one page when paging). Items always carry `apiVersion` and `kind`. `T` is the
+ * item type: Unstructured, or a type `kdyn types` generated.
+ */
+export interface ObjectList<T extends object = Unstructured> {
   apiVersion: string;
   kind: string;
   metadata: ListMeta;
-  items: Unstructured[];
+  items: T[];
+}
+
+export type UnstructuredList = ObjectList<Unstructured>;
+
+/**
+ * A kind's `apiVersion` and `kind`, tagged with the type of its objects: what the `kinds` map that
+ * `kdyn types` generates holds, so a handle made from it is typed (`connection.kind(kinds[...])`).
+ */
+export interface TypedKind<T extends object = Unstructured> {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** Never set: it only carries `T` for type inference. */
+  readonly __type?: T;
 }

@@ -7,7 +7,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { DiscoverySnapshot } from './types.js';
 import { withinSameMs } from './disk.js';
-import { combinedSnapshot, formatCombined, type CombinedCache } from './combined.js';
+import { combinedSnapshot, formatCombined, type CombinedCache, type GroupIndex } from './combined.js';
 import { layoutDigest, layoutFiles, serverGroupsText, writeLayout } from './layout.js';
 import { DEFAULT_WRITE_BEHIND_THRESHOLD, wholeSeconds, type WriteBehind } from './write-behind.js';
 import type { CacheLocation, CombinedState } from './freshness.js';
@@ -17,6 +17,8 @@ export interface CacheWritesOptions {
   clock: Clock;
   logger: Logger;
   writeBehind?: WriteBehind | undefined;
+  /** Builds the lookup index stored in the combined file (see CachedDiscoveryOptions.index). */
+  index?: ((s: DiscoverySnapshot) => GroupIndex | undefined) | undefined;
 }
 
 export class CacheWrites {
@@ -44,13 +46,13 @@ export class CacheWrites {
       if (wb && files.length > (wb.threshold ?? DEFAULT_WRITE_BEHIND_THRESHOLD)) {
         // Combined file first (the next kdyn run is warm at once), dated in whole seconds so the
         // layout files written from it can carry exactly its mtime; then kubectl's files, behind.
-        if (loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined), wholeSeconds(this.opts.clock.now()))) {
+        if (loc.store.writeFileSync(loc.paths.combinedFile, this.format(combined), wholeSeconds(this.opts.clock.now()))) {
           await wb.start({ root: loc.paths.root, server: this.opts.server });
         }
         return;
       }
       loc.store.writeTreeSync(loc.paths.kubectlDir, files);
-      loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined));
+      loc.store.writeFileSync(loc.paths.combinedFile, this.format(combined));
     });
   }
 
@@ -67,7 +69,7 @@ export class CacheWrites {
       if (snap.resources.size > before.resources.size) {
         writeLayout(loc.store, loc.paths.kubectlDir, snap, before, false);
       }
-      if (snap.failures.length === 0 && loc.store.writeFileSync(loc.paths.combinedFile, formatCombined(combined))) {
+      if (snap.failures.length === 0 && loc.store.writeFileSync(loc.paths.combinedFile, this.format(combined))) {
         await loc.store.touch(loc.paths.combinedFile, withinSameMs(mtimeMs));
       }
     });
@@ -81,7 +83,7 @@ export class CacheWrites {
   async notModified(loc: CacheLocation, state: CombinedState, combined: CombinedCache): Promise<void> {
     if (state.layoutNewer) {
       const layout = layoutDigest(serverGroupsText(combinedSnapshot(combined).groups));
-      this.later(async () => loc.store.writeFileSync(loc.paths.combinedFile, formatCombined({ ...combined, layout })));
+      this.later(async () => loc.store.writeFileSync(loc.paths.combinedFile, this.format({ ...combined, layout })));
       return;
     }
     if ((await loc.store.mtime(loc.paths.serverGroupsFile)) === undefined) {
@@ -93,6 +95,12 @@ export class CacheWrites {
       await loc.store.touch(loc.paths.serverGroupsFile, t);
       await loc.store.touch(loc.paths.combinedFile, t);
     });
+  }
+
+  /** The combined file's text, with the lookup index when one is built. */
+  private format(c: CombinedCache): string {
+    const index = this.opts.index?.(combinedSnapshot(c));
+    return index ? formatCombined(c, index) : formatCombined(c);
   }
 
   /** Runs cache writes after the current output: on a macrotask, chained, errors logged (never thrown). */

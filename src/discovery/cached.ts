@@ -57,7 +57,7 @@ import type { Transport } from '../transport/types.js';
 import type { CachedDiscovery, DiscoverySnapshot, SnapshotOptions } from './types.js';
 import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
 import { DiskStore } from './disk.js';
-import { combinedSnapshot, indexedSnapshot, type CombinedCache } from './combined.js';
+import { combinedSnapshot, indexedSnapshot, type CombinedCache, type GroupIndex } from './combined.js';
 import { readLayout } from './layout.js';
 import type { WriteBehind } from './write-behind.js';
 import { Freshness, NO_COMBINED, type CacheLocation, type CombinedRead, type CombinedState } from './freshness.js';
@@ -98,6 +98,13 @@ export interface CachedDiscoveryOptions {
   writeBehind?: WriteBehind | undefined;
   /** The file operations over the cache root (tests count the files a run opens); a DiskStore by default. */
   store?: ((root: string) => DiskStore) | undefined;
+  /**
+   * Builds a lookup index (key -> the groups a lookup of it needs) stored in the combined file, so
+   * `lookup(key)` reads only those groups' lines. The RESTMapper owns the keys
+   * (restmapper/name-index.ts buildNameIndex; src/connect.ts passes it). Without it, lookup() answers
+   * nothing and every run reads the whole snapshot.
+   */
+  index?: ((s: DiscoverySnapshot) => GroupIndex | undefined) | undefined;
 }
 
 export interface DiskCachedDiscovery extends CachedDiscovery {
@@ -111,7 +118,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
   const { transport, server, clock, logger } = opts;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const policy = new Freshness(opts.ttlMs, clock);
-  const writes = new CacheWrites({ server, clock, logger, writeBehind: opts.writeBehind });
+  const writes = new CacheWrites({ server, clock, logger, writeBehind: opts.writeBehind, index: opts.index });
   let memo: DiscoverySnapshot | undefined;
   /** What fresh() reports: the last snapshot came from the server in this process. */
   let fromServer = false;

@@ -31,7 +31,14 @@ export type CombinedCache =
 /** The parts of a combined file, in file order, by their key in the decoded object. */
 const PART_KEYS = { aggregated: ['api', 'apis'], legacy: ['snapshot'] } as const;
 
-export function formatCombined(c: CombinedCache): string {
+/**
+ * Key -> positions (in file order: api's groups, then apis') of the groups a lookup of that key needs.
+ * Discovery stores it without knowing what the keys mean: the RESTMapper builds it
+ * (restmapper/name-index.ts buildNameIndex, passed in by the composition root).
+ */
+export type GroupIndex = ReadonlyMap<string, readonly number[]>;
+
+export function formatCombined(c: CombinedCache, index?: GroupIndex): string {
   const body: Record<string, unknown> = { format: COMBINED_FORMAT, server: c.server, mode: c.mode };
   if (c.layout !== undefined) body.layout = c.layout;
   if (c.mode === 'aggregated') {
@@ -40,7 +47,7 @@ export function formatCombined(c: CombinedCache): string {
   } else {
     body.snapshot = { part: serialize(c.snapshot) };
   }
-  body.index = lookupIndex(c.mode === 'aggregated' ? [c.api.part, c.apis.part] : [c.snapshot]);
+  if (index) body.index = Object.fromEntries(index);
   return encodeCombined(body);
 }
 
@@ -148,8 +155,8 @@ export function validateCombined(o: unknown, server: string): CombinedCache | un
 }
 
 /**
- * The part of a combined file that can answer a lookup of `token` (a lower-cased plural, singular,
- * Kind, short name or category): every group the file's lookup index lists for it, in file order,
+ * The part of a combined file that can answer a lookup of `token` (a key of its GroupIndex: for the
+ * RESTMapper a lower-cased plural, singular, Kind, short name or category): every group the index lists for it, in file order,
  * with all of their versions' resources, validated like the whole file would be. Only the header and
  * those groups' lines are parsed. A token the index does not list gives a snapshot without groups.
  * Undefined (use the whole file) when the file is not for `server`, is malformed, or has no index.
@@ -194,43 +201,6 @@ export function indexedSnapshot(text: string, server: string, token: string): Di
   } catch {
     return undefined;
   }
-}
-
-/**
- * Lower-cased plural, singular, Kind, short name and category -> positions of the groups serving it
- * (in file order: api's groups, then apis'). Every name a RESTMapper lookup of one type can consult
- * is one of these keys, so the listed groups are all a lookup needs. Written only when no listed
- * group-version lacks resources (those are asked for again, which needs the whole file): so an index
- * also means "nothing to refetch".
- */
-function lookupIndex(parts: DiscoverySnapshot[]): Record<string, number[]> | undefined {
-  const resources = new Map(parts.flatMap((p) => [...p.resources]));
-  const stale = new Set(parts.flatMap((p) => p.failures.filter((f) => f.reason === 'stale').map((f) => f.groupVersion)));
-  const index = new Map<string, number[]>();
-  let at = -1;
-  const add = (token: string) => {
-    const list = index.get(token);
-    if (!list) index.set(token, [at]);
-    else if (list[list.length - 1] !== at) list.push(at);
-  };
-  for (const g of parts.flatMap((p) => p.groups)) {
-    at++;
-    for (const v of g.versions) {
-      const gv = g.name ? `${g.name}/${v}` : v;
-      if (!resources.has(gv) && !stale.has(gv)) return undefined;
-    }
-    for (const v of new Set([g.preferredVersion, ...g.versions])) {
-      for (const r of resources.get(g.name ? `${g.name}/${v}` : v) ?? []) {
-        if (r.name.includes('/')) continue; // subresources are not types
-        add(r.name.toLowerCase());
-        if (r.singularName) add(r.singularName.toLowerCase());
-        add(r.kind.toLowerCase());
-        for (const s of r.shortNames) add(s.toLowerCase());
-        for (const c of r.categories) add(c.toLowerCase());
-      }
-    }
-  }
-  return Object.fromEntries(index);
 }
 
 function groupOf(gv: string): string {

@@ -6,6 +6,9 @@
  *   const pods = client.resource({ group: '', version: 'v1', resource: 'pods' }, { namespaced: true });
  *   for await (const page of pods.namespace('default').list({ limit: 500 })) ...
  *
+ * A handle is typed by what its verbs take and return: Unstructured by default, or a type generated
+ * by `kdyn types` (`client.resource<CronTab>(gvr)`); the type is the caller's claim, not checked.
+ *
  * Every non-2xx answer throws a StatusError carrying the server's Status; connection failures throw
  * ConnectionError (from the transport); a bad name or namespace throws InvalidPathSegmentError
  * before any request.
@@ -30,7 +33,7 @@ import {
   type WriteOptions,
 } from './types.js';
 import type { Table } from '../core/table.js';
-import type { Unstructured, UnstructuredList } from '../core/unstructured.js';
+import type { ObjectList, Unstructured, UnstructuredList } from '../core/unstructured.js';
 
 export const JSON_ACCEPT = 'application/json';
 /** kubectl's Accept header for server-side printing (`KC/pkg/cmd/get/get.go`). */
@@ -58,12 +61,12 @@ export class DynamicClient {
   ) {}
 
   /** A handle on one resource; `.namespace(ns)` narrows it. */
-  resource(gvr: GroupVersionResource, scope: ResourceScope = {}): ResourceClient {
-    return new ResourceClient(this.transport, { ...gvr }, scope.namespaced, undefined, this.options);
+  resource<T extends object = Unstructured>(gvr: GroupVersionResource, scope: ResourceScope = {}): ResourceClient<T> {
+    return new ResourceClient<T>(this.transport, { ...gvr }, scope.namespaced, undefined, this.options);
   }
 }
 
-export class ResourceClient {
+export class ResourceClient<T extends object = Unstructured> {
   constructor(
     private readonly transport: Transport,
     readonly gvr: Readonly<GroupVersionResource>,
@@ -74,12 +77,12 @@ export class ResourceClient {
   ) {}
 
   /** The same resource in one namespace (a no-op for a cluster-scoped resource, as kubectl). */
-  namespace(ns: string): ResourceClient {
+  namespace(ns: string): ResourceClient<T> {
     if (this.namespaced === false) return this;
-    return new ResourceClient(this.transport, this.gvr, this.namespaced, ns, this.options);
+    return new ResourceClient<T>(this.transport, this.gvr, this.namespaced, ns, this.options);
   }
 
-  async get(name: string, opts: GetOptions = {}): Promise<Unstructured> {
+  async get(name: string, opts: GetOptions = {}): Promise<T> {
     const path = this.objectPath('get', name, opts.subresource);
     return this.json({ method: 'GET', path, query: compactQuery({ resourceVersion: opts.resourceVersion }), headers: { Accept: JSON_ACCEPT }, ...base(opts) });
   }
@@ -89,7 +92,7 @@ export class ResourceClient {
    * server sends none. Without `limit`, a single page holding everything. Drop each page after use
    * for flat memory on big lists.
    */
-  async *list(opts: ListOptions = {}): AsyncGenerator<UnstructuredList, void, undefined> {
+  async *list(opts: ListOptions = {}): AsyncGenerator<ObjectList<T>, void, undefined> {
     let cont = opts.continue;
     do {
       const page = await this.listPage({ ...opts, continue: cont });
@@ -99,15 +102,15 @@ export class ResourceClient {
   }
 
   /** One list request (no paging of its own). */
-  async listPage(opts: ListOptions = {}): Promise<UnstructuredList> {
+  async listPage(opts: ListOptions = {}): Promise<ObjectList<T>> {
     const path = this.collectionPath();
     const list = await this.json<UnstructuredList>({ method: 'GET', path, query: listQuery(opts), headers: { Accept: JSON_ACCEPT }, ...base(opts) });
-    return normalizeList(list);
+    return normalizeList(list) as ObjectList<object> as ObjectList<T>;
   }
 
   /** Every page collected into one list (metadata from the last page, `continue` cleared). */
-  async listAll(opts: ListOptions = {}): Promise<UnstructuredList> {
-    let result: UnstructuredList | undefined;
+  async listAll(opts: ListOptions = {}): Promise<ObjectList<T>> {
+    let result: ObjectList<T> | undefined;
     for await (const page of this.list(opts)) {
       if (!result) result = page;
       else {
@@ -173,14 +176,14 @@ export class ResourceClient {
     return res;
   }
 
-  async create(obj: Unstructured, opts: CreateOptions = {}): Promise<Unstructured> {
+  async create(obj: T, opts: CreateOptions = {}): Promise<T> {
     const path = this.collectionPath('create');
     return this.json({ method: 'POST', path, query: writeQuery(opts), headers: { Accept: JSON_ACCEPT, 'Content-Type': 'application/json' }, body: JSON.stringify(obj), ...base(opts) });
   }
 
   /** PUT of the whole object; the name comes from `obj.metadata.name`. */
-  async update(obj: Unstructured, opts: UpdateOptions = {}): Promise<Unstructured> {
-    const name = obj.metadata?.name;
+  async update(obj: T, opts: UpdateOptions = {}): Promise<T> {
+    const name = (obj as Unstructured).metadata?.name;
     if (!name) throw new KdynError(`update ${this.describe()}: the object has no metadata.name`);
     const path = this.objectPath('update', name, opts.subresource);
     return this.json({ method: 'PUT', path, query: writeQuery(opts), headers: { Accept: JSON_ACCEPT, 'Content-Type': 'application/json' }, body: JSON.stringify(obj), ...base(opts) });
@@ -191,7 +194,7 @@ export class ResourceClient {
    * `apply` (server-side apply: needs `fieldManager`; `force` takes over conflicting fields).
    * `body` is sent as is when a string, else as JSON.
    */
-  async patch(name: string, body: unknown, type: PatchType, opts: PatchOptions = {}): Promise<Unstructured> {
+  async patch(name: string, body: unknown, type: PatchType, opts: PatchOptions = {}): Promise<T> {
     const contentType = PATCH_CONTENT_TYPES[type];
     if (!contentType) throw new KdynError(`patch ${this.describe()}: unknown patch type ${JSON.stringify(type)}`);
     const path = this.objectPath('patch', name, opts.subresource);
@@ -199,15 +202,35 @@ export class ResourceClient {
     return this.json({ method: 'PATCH', path, query, headers: { Accept: JSON_ACCEPT, 'Content-Type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body), ...base(opts) });
   }
 
-  /** DELETE; resolves with what the server answered (the object being deleted, or a Success Status). */
-  async delete(name: string, opts: DeleteOptions = {}): Promise<Unstructured> {
+  /**
+   * Server-side apply of a whole object (a PATCH of type `apply` named by `obj.metadata.name`), as
+   * `kubectl apply --server-side`: `fieldManager` defaults to `kdyn`.
+   */
+  async apply(obj: T, opts: PatchOptions = {}): Promise<T> {
+    const name = (obj as Unstructured).metadata?.name;
+    if (!name) throw new KdynError(`apply ${this.describe()}: the object has no metadata.name`);
+    return this.patch(name, obj, 'apply', { ...opts, fieldManager: opts.fieldManager ?? 'kdyn' });
+  }
+
+  /**
+   * DELETE of one object, by name or as the object itself (its `metadata.name`); resolves with what
+   * the server answered: the object being deleted (finalizers pending), or a Success Status.
+   */
+  async delete(nameOrObj: string | T, opts: DeleteOptions = {}): Promise<T | Unstructured> {
+    const name = typeof nameOrObj === 'string' ? nameOrObj : (nameOrObj as Unstructured).metadata?.name;
+    if (!name) throw new KdynError(`delete ${this.describe()}: the object has no metadata.name`);
     const path = this.objectPath('delete', name);
-    const body: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'v1' };
-    if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
-    if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
-    if (opts.preconditions) body.preconditions = opts.preconditions;
-    if (opts.dryRun) body.dryRun = ['All'];
-    return this.json({ method: 'DELETE', path, query: compactQuery({ dryRun: opts.dryRun ? 'All' : undefined }), headers: { Accept: JSON_ACCEPT, 'Content-Type': 'application/json' }, body: JSON.stringify(body), ...base(opts) });
+    return this.json({ method: 'DELETE', path, query: compactQuery({ dryRun: opts.dryRun ? 'All' : undefined }), headers: { Accept: JSON_ACCEPT, 'Content-Type': 'application/json' }, body: deleteBody(opts), ...base(opts) });
+  }
+
+  /**
+   * DELETE of the collection (every object the selectors match, in this namespace, or all of a
+   * cluster-scoped resource); resolves with the server's answer (the deleted objects' list, or a Status).
+   */
+  async deleteCollection(opts: DeleteOptions & Pick<ListOptions, 'labelSelector' | 'fieldSelector'> = {}): Promise<ObjectList<T> | Unstructured> {
+    const path = this.collectionPath('deletecollection');
+    const query = { ...listQuery({ labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector }), ...compactQuery({ dryRun: opts.dryRun ? 'All' : undefined }) };
+    return this.json({ method: 'DELETE', path, query, headers: { Accept: JSON_ACCEPT, 'Content-Type': 'application/json' }, body: deleteBody(opts), ...base(opts) });
   }
 
   /** `configmaps` or `crontabs.stable.example.com`, with the namespace when set (for messages). */
@@ -231,12 +254,12 @@ export class ResourceClient {
     return resourcePath({ gvr: this.gvr, namespace: this.namespaced === false ? undefined : this.namespaceName, name, subresource });
   }
 
-  private async json<T = Unstructured>(req: RequestOptions): Promise<T> {
+  private async json<R = T>(req: RequestOptions): Promise<R> {
     const res = await this.transport.request(req);
     this.warnings(res);
     if (res.status < 200 || res.status > 299) throw statusError(res);
     try {
-      return JSON.parse(res.body.toString('utf8')) as T;
+      return JSON.parse(res.body.toString('utf8')) as R;
     } catch {
       throw new KdynError(`${req.method ?? 'GET'} ${res.url}: the server sent a body that is not JSON (${res.headers['content-type'] ?? 'no content-type'})`);
     }
@@ -248,6 +271,15 @@ export class ResourceClient {
     if (!onWarning || !h) return;
     for (const w of parseWarningHeaders(Array.isArray(h) ? h : [h])) onWarning(w);
   }
+}
+
+function deleteBody(opts: DeleteOptions): string {
+  const body: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'v1' };
+  if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
+  if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
+  if (opts.preconditions) body.preconditions = opts.preconditions;
+  if (opts.dryRun) body.dryRun = ['All'];
+  return JSON.stringify(body);
 }
 
 function firstHeader(v: string | string[] | undefined): string | undefined {

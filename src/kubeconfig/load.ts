@@ -25,7 +25,7 @@ export async function loadRestConfig(o: LoadOptions): Promise<RestConfig> {
   const f = o.flags;
   const home = o.homeDir ?? (o.env.HOME || o.env.USERPROFILE || undefined);
   const sel = selectFiles(str(f.kubeconfig), o.env, o.cwd, home);
-  const merged = await loadMerged(sel);
+  const merged = o.merged ?? (await loadMerged(sel));
   for (const file of merged.files) o.logger.info(6, `Config loaded from file:  ${file}`, 'loader.go:402');
   return resolveRestConfig(merged, o);
 }

@@ -187,6 +187,11 @@ export interface LoadOptions {
   serviceAccountDir?: string;
   /** The home directory (default: env.HOME, then env.USERPROFILE). */
   homeDir?: string;
+  /**
+   * The merged kubeconfig of these flags and environment, already read (a fleet reads the files once
+   * for all its contexts): the files are not read again.
+   */
+  merged?: MergedKubeconfig;
 }
 
 export const DEFAULT_SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';

@@ -104,6 +104,11 @@ function cmp(a: string, b: string): number {
 }
 
 export function formatTable(rows: readonly ResourceRow[], wide: boolean, noHeaders: boolean): string {
+  return formatColumns(tableCells(rows, wide, noHeaders), { minWidth: 6 });
+}
+
+/** The table's cells, header first (unless noHeaders). */
+export function tableCells(rows: readonly ResourceRow[], wide: boolean, noHeaders: boolean): string[][] {
   const table: string[][] = [];
   if (!noHeaders) table.push(wide ? ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', 'VERBS', 'CATEGORIES'] : ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND']);
   for (const r of rows) {
@@ -111,7 +116,7 @@ export function formatTable(rows: readonly ResourceRow[], wide: boolean, noHeade
     if (wide) cells.push(r.verbs.join(','), r.categories.join(','));
     table.push(cells);
   }
-  return formatColumns(table, { minWidth: 6 });
+  return table;
 }
 
 /** `-o name`: `name[.group]`, no header. */

@@ -13,6 +13,7 @@
 import type { CachedDiscovery } from '../discovery/types.js';
 import { NoKindMatchError, NoResourceMatchError } from './errors.js';
 import { DiscoveryRESTMapper } from './mapper.js';
+import { categoryToken, lookupToken } from './name-index.js';
 import type { RESTMapper, ResourceMapping } from './types.js';
 
 export interface DeferredRESTMapperOptions {
@@ -33,7 +34,7 @@ export class DeferredRESTMapper implements RESTMapper {
   }
 
   async resourceFor(arg: string): Promise<ResourceMapping> {
-    const indexed = await this.#indexedMapper(arg, arg.toLowerCase().split('.')[0]!);
+    const indexed = await this.#indexedMapper(lookupToken(arg));
     if (indexed) {
       try {
         const { mapping, warnings } = indexed.resolve(arg);
@@ -56,7 +57,7 @@ export class DeferredRESTMapper implements RESTMapper {
 
   /** Categories are read from the current snapshot without a refetch, as kubectl's category expander does. */
   async expandCategory(name: string): Promise<string[] | undefined> {
-    const indexed = await this.#indexedMapper(name, name.toLowerCase());
+    const indexed = await this.#indexedMapper(categoryToken(name));
     return (indexed ?? (await this.mapper())).expandCategory(name);
   }
 
@@ -81,11 +82,13 @@ export class DeferredRESTMapper implements RESTMapper {
     return this.#mapper;
   }
 
-  /** A mapper over the groups discovery's index lists for `token`, or undefined (use the full mapper). */
-  #indexedMapper(input: string, token: string): Promise<DiscoveryRESTMapper | undefined> {
+  /**
+   * A mapper over the groups discovery's index lists for `token`, or undefined (use the full mapper;
+   * also for no token: non-ASCII input, see name-index.ts).
+   */
+  #indexedMapper(token: string | undefined): Promise<DiscoveryRESTMapper | undefined> {
     const discovery = this.#discovery;
-    // Non-ASCII input is left to the full mapper: lower-casing may then move or merge characters.
-    if (this.#mapper || !discovery.lookup || !/^[\x20-\x7e]*$/.test(input)) return Promise.resolve(undefined);
+    if (this.#mapper || !discovery.lookup || token === undefined) return Promise.resolve(undefined);
     let m = this.#indexed.get(token);
     if (!m) {
       m = discovery.lookup(token).then(

@@ -27,7 +27,7 @@ const isatty = (fd: number): boolean => (createRequire(import.meta.url)('node:tt
  * output goes straight to fds 1 and 2, and stdin is opened only when a command reads it (`-f -`).
  */
 export function processIO(): IO {
-  return {
+  const io: IO = {
     stdout: fdOutput(1, () => process.stdout, epipe),
     stderr: fdOutput(2, () => process.stderr, epipe),
     get stdin() {
@@ -37,6 +37,11 @@ export function processIO(): IO {
     get stdinIsTTY() {
       return isatty(0);
     },
+    get stdoutIsTTY() {
+      return isatty(1);
+    },
+    // The live view (`kdyn watch` on a terminal) only.
+    openScreen: async (restore) => (await import('./terminal.js')).openTerminal(io.stdout, restore),
     env: process.env,
     cwd: process.cwd(),
     onSignal(listener) {
@@ -46,6 +51,7 @@ export function processIO(): IO {
       return () => void process.off('SIGINT', onInt).off('SIGTERM', onTerm);
     },
   };
+  return io;
 }
 
 /**

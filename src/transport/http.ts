@@ -109,7 +109,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
 
   return {
     server,
-    request: (o: TransportRequest) => {
+    request: async (o: TransportRequest) => {
       const req = retried(o);
       const read = async (sent: Sent) => ({ status: sent.res.statusCode, headers: sent.res.headers, body: await readBody(sent.res, o.maxBodyBytes, o.path), url: sent.url });
       return readWithRetries(() => exchange(o, req), read, req, retrying);

@@ -99,6 +99,8 @@ export interface MultiWatchOptions {
   onResume?: (info: ResumeInfo, source: MultiWatchSource) => void;
   /** A 410 and a relist; `source.listed` tells whether a list had completed before. */
   onRelist?: (info: RelistInfo, source: MultiWatchSource) => void;
+  /** A target's (re)list completed (after its events, the initial block included, were delivered). */
+  onListed?: (source: MultiWatchSource) => void;
   /** A target's type is no longer served (404 after it was): its stream ended. */
   onGone?: (source: MultiWatchSource, error: StatusError) => void;
 }
@@ -158,6 +160,7 @@ export class MultiWatch {
               s.synced = true;
               deliver(initial[i]!.splice(0));
             }
+            opts.onListed?.(s);
           }
         } else {
           if (opts.trackGone && ev.type !== 'DELETED') this.seen[i]!.set(keyOf(ev.object as Unstructured), ev.object as Unstructured);

@@ -44,7 +44,7 @@ const MIN_HEALTHY_STREAM_MS = 1000;
 /** How long after its timeoutSeconds a stream may stay open before the watcher drops it. */
 const STREAM_GRACE_SECONDS = 30;
 
-export class Watcher<T extends Unstructured | Table = Unstructured> implements AsyncIterable<WatchEvent<T>> {
+export class Watcher<T extends object = Unstructured> implements AsyncIterable<WatchEvent<T>> {
   private readonly store: ObjectStore<T>;
   private readonly clock: Clock;
   private readonly logger: Logger;
@@ -60,7 +60,7 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
   private failingSince: number | undefined;
 
   constructor(
-    private readonly handle: ResourceClient,
+    private readonly handle: ResourceClient<object>,
     private readonly opts: WatchOptions = {},
   ) {
     this.clock = opts.clock ?? systemClock;
@@ -331,10 +331,10 @@ export class Watcher<T extends Unstructured | Table = Unstructured> implements A
 }
 
 /** Watches one resource: `for await (const ev of watch(handle, { signal })) ...`. */
-export function watch(handle: ResourceClient, opts?: WatchOptions & { table?: false }): Watcher<Unstructured>;
-export function watch(handle: ResourceClient, opts: WatchOptions & { table: true }): Watcher<Table>;
-export function watch(handle: ResourceClient, opts: WatchOptions = {}): Watcher<Unstructured> | Watcher<Table> {
-  return opts.table ? new Watcher<Table>(handle, opts) : new Watcher<Unstructured>(handle, opts);
+export function watch<T extends object = Unstructured>(handle: ResourceClient<T>, opts?: WatchOptions & { table?: false }): Watcher<T>;
+export function watch(handle: ResourceClient<object>, opts: WatchOptions & { table: true }): Watcher<Table>;
+export function watch(handle: ResourceClient<object>, opts: WatchOptions = {}): Watcher<object> | Watcher<Table> {
+  return opts.table ? new Watcher<Table>(handle, opts) : new Watcher<object>(handle, opts);
 }
 
 function objectMeta(obj: Unstructured): ObjectKey | undefined {

@@ -28,6 +28,7 @@ import { DeferredRESTMapper } from '../../src/restmapper/deferred.js';
 import { resolveGetArgs } from '../../src/restmapper/args.js';
 import { NoResourceMatchError } from '../../src/restmapper/errors.js';
 import { CORPUS_DIR, collectionPath, readCorpusCases, readCorpusJSON, shortNameWarnings } from '../unit/restmapper/snapshot.js';
+import { buildNameIndex } from '../../src/restmapper/name-index.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -68,7 +69,7 @@ const discoveries: Array<ReturnType<typeof createCachedDiscovery>> = [];
 
 /** A new process's view: a fresh CachedDiscovery over the shared cache dir. */
 function newDiscovery(cacheDir: string) {
-  const d = createCachedDiscovery({ transport, server: server.url, cacheDir, ttlMs: 10 * 60_000, env: {}, clock: systemClock, logger: silentLogger });
+  const d = createCachedDiscovery({ transport, server: server.url, cacheDir, ttlMs: 10 * 60_000, env: {}, clock: systemClock, logger: silentLogger, index: buildNameIndex });
   discoveries.push(d);
   return d;
 }

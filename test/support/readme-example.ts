@@ -16,15 +16,22 @@ import { repoRoot } from './cli.js';
 /** The pages whose ```ts blocks are examples, relative to the repository root. */
 export const EXAMPLE_PAGES = ['README.md', 'docs/library.md'];
 
-/** The ```ts blocks of one page. */
-export function tsBlocks(page: string): string[] {
+/** The ```lang blocks of one page (relative to the repository). */
+export function codeBlocks(page: string, lang = 'ts'): string[] {
   const text = readFileSync(join(repoRoot(), page), 'utf8');
-  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  return [...text.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]!);
+}
+
+/** The one ```lang block of `file` (relative to the repository) that contains `marker`. */
+export function docBlock(file: string, lang: string, marker: string): string {
+  const found = codeBlocks(file, lang).filter((b) => b.includes(marker));
+  if (found.length !== 1) throw new Error(`${file} has ${found.length} ${lang} blocks containing ${JSON.stringify(marker)}, expected 1`);
+  return found[0]!;
 }
 
 /** The one ```ts block of the example pages that contains `marker` (a line of the example, verbatim). */
 export function docsExample(marker: string): string {
-  const found = EXAMPLE_PAGES.flatMap((page) => tsBlocks(page).filter((b) => b.includes(marker)));
+  const found = EXAMPLE_PAGES.flatMap((page) => codeBlocks(page).filter((b) => b.includes(marker)));
   if (found.length !== 1) throw new Error(`${EXAMPLE_PAGES.join(' and ')} have ${found.length} TypeScript examples containing ${JSON.stringify(marker)}, expected 1`);
   return found[0]!;
 }
@@ -44,6 +51,8 @@ export interface ExampleOptions {
   onLine?: (line: string) => void;
   /** Hang guard: killed after this long (default 60 s). */
   timeoutMs?: number;
+  /** Sends the example SIGTERM when aborted (a long-running example, such as a controller). */
+  stop?: AbortSignal;
 }
 
 /** Runs a documentation example (TypeScript, top-level await) as an ES module script. */
@@ -65,5 +74,6 @@ export function runExample(source: string, o: ExampleOptions): Promise<ExampleRu
     for (const line of lines) o.onLine?.(line);
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  o.stop?.addEventListener('abort', () => child.kill('SIGTERM'), { once: true });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err })));
 }

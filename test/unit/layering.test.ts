@@ -2,9 +2,12 @@
  * The layering of src/, stated once: which folder may import which. Every relative import of every
  * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
  *
- *   core ← kubeconfig, printers, startup ← transport, wait ← discovery, dynamic ← restmapper, watch
- *        ← apply ← (root: index.ts, connect.ts, the composition root) ← cli
- * (wait reads JSONPath from printers; startup is the process tuning only the CLI uses.)
+ *   core ← kubeconfig, printers, startup, workqueue ← transport, wait ← discovery, dynamic ← restmapper,
+ *        watch, openapi ← apply, informer, live ← fleet, typegen ← (root: index.ts, connect.ts, the
+ *        composition root) ← cli
+ * (wait reads JSONPath from printers; startup is the process tuning only the CLI uses; informer and
+ * workqueue are the library's controller machinery; live is the watch's full-screen view; fleet fans
+ * one context's work out over several; typegen makes TypeScript from openapi's schemas.)
  *
  * A folder imports only the folders ALLOWED lists for it, and ALLOWED may only point down LAYERS: an
  * import the table does not list fails, and so does a table entry that points up (or sideways). A
@@ -23,11 +26,12 @@ const ROOT = '(root)';
 /** Bottom to top: a layer may import only from layers below it. */
 const LAYERS: readonly (readonly string[])[] = [
   ['core'],
-  ['kubeconfig', 'printers', 'startup'],
+  ['kubeconfig', 'printers', 'startup', 'workqueue'],
   ['transport', 'wait'],
   ['discovery', 'dynamic'],
-  ['restmapper', 'watch'],
-  ['apply'],
+  ['restmapper', 'watch', 'openapi'],
+  ['apply', 'informer', 'live'],
+  ['fleet', 'typegen'],
   [ROOT],
   ['cli'],
 ];
@@ -39,14 +43,21 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   wait: ['core', 'printers'],
   printers: ['core'],
   startup: ['core'],
+  workqueue: ['core'],
   transport: ['core', 'kubeconfig'],
   discovery: ['core', 'transport'],
   dynamic: ['core', 'transport'],
   restmapper: ['core', 'discovery'],
   watch: ['core', 'dynamic'],
+  openapi: ['core', 'transport', 'discovery'],
+  typegen: ['core', 'discovery', 'restmapper', 'openapi', 'apply'],
   apply: ['core', 'dynamic', 'restmapper', 'wait', 'watch'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
-  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', ROOT],
+  informer: ['core', 'dynamic', 'watch'],
+  live: ['core', 'printers'],
+  // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
+  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'live', ROOT],
 };
 
 /** Known breaks of the table: `file -> folder`, with why it is still there. */

@@ -9,7 +9,8 @@ import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { KdynError } from '../../core/errors.js';
-import { createPrinter, readOutput } from '../../printers/index.js';
+import { createPrinter, readOutput, type ApiResourcesOutput } from '../../printers/index.js';
+import { fleetRequest, wantsFleet } from '../fleet.js';
 import { selectRows, type RowFilters } from '../../printers/api-resources.js';
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
@@ -24,12 +25,11 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
     sortBy: f['sort-by'] === 'name' || f['sort-by'] === 'kind' ? f['sort-by'] : undefined,
   };
 
+  // Several contexts (issue 24): ../../fleet/api-resources.ts.
+  if (wantsFleet(f, false)) return runFleet(args, ctx, io, filters, output);
+
   const discovery = await ctx.discovery();
-  const snapshot = await discovery.snapshot({ cachedOnly: f.cached === true }).catch(async (e: unknown) => {
-    const { NoCachedDiscoveryError } = await import('../../discovery/cached.js');
-    if (e instanceof NoCachedDiscoveryError) throw new KdynError(`no cached discovery for ${e.server} in ${e.where} (run once without --cached to fill it)`);
-    throw e;
-  });
+  const snapshot = await discovery.snapshot({ cachedOnly: f.cached === true }).catch(noCache);
   const printer = await createPrinter(output, undefined, io);
   printer.page(selectRows(snapshot, filters));
   printer.end();
@@ -41,6 +41,30 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
     throw new KdynError(`unable to retrieve the complete list of server APIs: ${snapshot.failures.length} group-version(s) failed or stale`);
   }
   return 0;
+}
+
+async function runFleet(args: ParsedArgs, ctx: Context, io: IO, filters: RowFilters, output: ApiResourcesOutput): Promise<number> {
+  const fleet = await fleetRequest(args, ctx, { namespaces: false });
+  const { fleetApiResources } = await import('../../fleet/api-resources.js');
+  const r = await fleetApiResources(fleet.contexts, fleet.open, {
+    filters,
+    cachedOnly: args.flags.cached === true,
+    output: output.format,
+    noHeaders: output.noHeaders,
+    concurrency: fleet.concurrency,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    onError: fleet.report,
+    snapshotError: noCache,
+  });
+  return r.failed > 0 || (args.flags.strict === true && r.partial > 0) ? 1 : 0;
+}
+
+/** --cached without a cache: the command's one-line error. */
+async function noCache(e: unknown): Promise<never> {
+  const { NoCachedDiscoveryError } = await import('../../discovery/cached.js');
+  if (e instanceof NoCachedDiscoveryError) throw new KdynError(`no cached discovery for ${e.server} in ${e.where} (run once without --cached to fill it)`);
+  throw e;
 }
 
 function list(v: unknown): string[] | undefined {

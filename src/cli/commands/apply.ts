@@ -18,6 +18,7 @@ import { planRequests } from '../../apply/requests.js';
 import { applyManifests, type ApplyOptions, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
 import { failureReason } from '../../apply/conflict.js';
 import { failureLine, objectRef, summaryLine, waitForApplied } from '../../apply/report.js';
+import { wantsFleet } from '../fleet.js';
 
 export interface ApplyCommandOptions {
   files: string[];
@@ -76,6 +77,8 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
   const sources = await readSources(opts.files, { cwd: io.cwd, recursive: opts.recursive, stdin: () => readStream(io.stdin) });
   const manifests = decodeSources(sources);
   if (manifests.length === 0) throw noObjectsError(sources);
+  // Several contexts (issue 24): ../../fleet/apply.ts.
+  if (wantsFleet(args.flags, false)) return (await import('./apply-fleet.js')).runFleet(args, ctx, io, opts, manifests);
 
   const applyOpts: ApplyOptions = {
     fieldManager: opts.fieldManager,

@@ -19,11 +19,13 @@ export const NAMES_TIMEOUT_MS = 1000;
 /** The list's page size (get's default --chunk-size). */
 const NAMES_PAGE_SIZE = 500;
 
-export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
+export async function run(args: ParsedArgs, ctx0: Context, io: IO): Promise<number> {
   const [what, type] = args.args;
+  let ctx = ctx0;
   try {
+    if (what === 'types' || what === 'names') ctx = await firstOfFleet(args, ctx0, io);
     if (what === 'types') io.stdout.write(await types(ctx));
-    else if (what === 'contexts') io.stdout.write(await contexts(args, io));
+    else if (what === 'contexts') io.stdout.write(await contexts(args, io, type));
     else if (what === 'names' && type) io.stdout.write(await withTimeout(names(args, ctx, type), NAMES_TIMEOUT_MS, ''));
     else if (what === 'words') io.stdout.write(await completeLine(args.args.slice(1), ctx, io));
   } catch {
@@ -39,11 +41,17 @@ async function types(ctx: Context): Promise<string> {
   return formatNames(selectRows(snapshot, { verbs: ['get'] }));
 }
 
-async function contexts(args: ParsedArgs, io: IO): Promise<string> {
-  const { selectFiles, loadMerged } = await import('../../kubeconfig/merge.js');
+/**
+ * The context names, one a line. With the word being completed (`east,w`), a fleet list: each name
+ * not listed yet, after the names before the last comma (`east,west`).
+ */
+async function contexts(args: ParsedArgs, io: IO, word = ''): Promise<string> {
+  const { listContexts } = await import('../../fleet/contexts.js');
   const flag = typeof args.flags.kubeconfig === 'string' && args.flags.kubeconfig ? args.flags.kubeconfig : undefined;
-  const merged = await loadMerged(selectFiles(flag, io.env, io.cwd, io.env.HOME || io.env.USERPROFILE || undefined));
-  return [...merged.contexts.keys()].sort().map((n) => `${n}\n`).join('');
+  const { names } = await listContexts({ kubeconfig: flag, env: io.env, cwd: io.cwd });
+  const listed = word.slice(0, word.lastIndexOf(',') + 1);
+  const taken = new Set(listed.split(','));
+  return names.filter((n) => !taken.has(n)).sort().map((n) => `${listed}${n}\n`).join('');
 }
 
 /**
@@ -82,6 +90,20 @@ async function namesOf(args: ParsedArgs, ctx: Context, type: string): Promise<st
   return text;
 }
 
+/**
+ * Types and names for a line with a fleet `--context` (`a,b`, `prod-*`, --all-contexts): those of
+ * its first context (the lists of one cluster, not a failed lookup of a context named `a,b`).
+ */
+async function firstOfFleet(args: ParsedArgs, ctx: Context, io: IO): Promise<Context> {
+  const { wantsFleet } = await import('../fleet.js');
+  if (!wantsFleet(args.flags, false)) return ctx;
+  const { resolveContexts } = await import('../../fleet/contexts.js');
+  const f = args.flags;
+  const kubeconfig = typeof f.kubeconfig === 'string' ? f.kubeconfig : undefined;
+  const [first] = await resolveContexts({ contexts: f.context as string | undefined, allContexts: f['all-contexts'] === true, kubeconfig, env: io.env, cwd: io.cwd });
+  return createContext({ flags: { ...f, context: first, 'all-contexts': false }, explicit: args.explicit }, io, ctx.clock, ctx.logger, { discoveryTimeoutMs: ctx.discoveryTimeoutMs });
+}
+
 function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<T>((resolve) => {
@@ -103,14 +125,14 @@ async function completeLine(words: string[], ctx: Context, io: IO): Promise<stri
     const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
     try {
       const parsed = parseArgv(['__complete', 'words', ...connection]);
-      own = createContext(parsed, io, ctx.clock, ctx.logger, { discoveryTimeoutMs: ctx.discoveryTimeoutMs });
+      own = await firstOfFleet(parsed, createContext(parsed, io, ctx.clock, ctx.logger, { discoveryTimeoutMs: ctx.discoveryTimeoutMs }), io);
       if (plan.kind === 'types') {
         found = lines(await types(own)).filter((t) => t.startsWith(plan.prefix)).map((t) => t + plan.suffix);
       } else if (plan.kind === 'names') {
         const all = lines(await withTimeout(namesOf(parsed, own, plan.type), NAMES_TIMEOUT_MS, ''));
         found = all.filter((n) => n.startsWith(plan.prefix) && !plan.exclude.includes(n)).map((n) => plan.before + n);
       } else {
-        found = lines(await contexts(parsed, io)).filter((c) => c.startsWith(plan.prefix)).map((c) => plan.before + c);
+        found = lines(await contexts(parsed, io)).filter((c) => c.startsWith(plan.prefix) && !plan.exclude.includes(c)).map((c) => plan.before + c);
       }
     } catch {
       found = []; // nothing offered, rather than an error in the command line

@@ -15,6 +15,7 @@ import type { RESTMapper, ResourceMapping } from '../../restmapper/types.js';
 import { parseGetArgs, resolveGetArgs, type GetRequest } from '../../restmapper/args.js';
 import { createPrinter, prepareOutput, readOutput, type GetOutput, type GetPrinter } from '../../printers/index.js';
 import { reportError } from '../report-error.js';
+import { wantsFleet } from '../fleet.js';
 import { checkNamesWithSelection, readSelectionFlags, type SelectionFlags } from '../get-flags.js';
 
 export interface GetOptions extends SelectionFlags {
@@ -54,6 +55,8 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   checkNamesWithSelection(parseGetArgs(args.args, args.prog), opts);
   // A --sort-by path or an -o template that does not parse is a usage error, found before any request.
   const output = await prepareOutput(opts.output, io);
+  // Several contexts or namespaces (issue 24): ../../fleet/get.ts.
+  if (wantsFleet(args.flags)) return (await import('./get-fleet.js')).runFleet(args, ctx, opts, output);
 
   await ctx.preconnect(); // every get asks the server: handshake while discovery and names are resolved
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);

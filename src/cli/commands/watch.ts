@@ -21,12 +21,15 @@ import type { IO } from '../../core/io.js';
 import { UsageError } from '../../core/errors.js';
 import { parseGetArgs, resolveGetArgs } from '../../restmapper/args.js';
 import { checkNamesWithSelection } from '../get-flags.js';
-import { MultiWatch, type MultiWatchTarget } from '../../watch/multi.js';
+import { MultiWatch } from '../../watch/multi.js';
+import { watchTargets } from '../../fleet/watch.js';
+import { wantsFleet } from '../fleet.js';
 import { createPrinter } from '../../printers/index.js';
 import { goneNotice, relistNotice } from '../../printers/watch-notices.js';
 import type { WaitSubject } from '../../wait/wait-for.js';
-import { readWatchOptions } from '../watch-options.js';
+import { readWatchOptions, streamOptions } from '../watch-options.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../../startup/young-gen-cap.js';
+import { createLivePrinter, wantsLive, type LivePrinter } from '../watch-live.js';
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -36,25 +39,32 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   if (mode === 'get' && args.flags['output-watch-events'] === true && args.flags.watch !== true && args.flags['watch-only'] !== true) {
     throw new UsageError('--output-watch-events requires --watch or --watch-only');
   }
+  const liveView = wantsLive(args, opts, mode, io);
+
+  // Several contexts or namespaces (issue 24): ../../fleet/watch.ts.
+  if (wantsFleet(args.flags)) return (await import('./watch-fleet.js')).runFleet(args, ctx, io, opts, mode);
 
   await ctx.preconnect();
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
   const [plan, namespace] = await Promise.all([resolveGetArgs(args.args, mapper, args.prog), opts.allNamespaces ? undefined : ctx.namespace()]);
-
-  const targets: MultiWatchTarget[] = [];
-  for (const req of plan.requests) {
-    let handle = client.resource(req.mapping.gvr, { namespaced: req.mapping.namespaced });
-    if (req.mapping.namespaced && namespace) handle = handle.namespace(namespace);
-    const gk = { group: req.mapping.gvk.group, kind: req.mapping.gvk.kind };
-    const type = req.mapping.gvr.group ? `${req.mapping.gvr.resource}.${req.mapping.gvr.group}` : req.mapping.gvr.resource;
-    for (const name of req.names.length > 0 ? req.names : [undefined]) targets.push({ handle, gk, type, resource: req.mapping.gvr.resource, name });
-  }
+  const targets = watchTargets(plan, client, [namespace]);
 
   const table = opts.output.format === 'table' || opts.output.format === 'wide';
-  const printer = await createPrinter(opts.output, {
+  const withNamespace = opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced);
+  const withKind = new Set(targets.map((s) => `${s.gk.kind}.${s.gk.group}`)).size > 1;
+  let signal: 'SIGINT' | 'SIGTERM' | undefined;
+  // On a terminal, a table is the live view (../watch-live.ts, docs/live-view.md): q ends the watch
+  // (exit 0), Ctrl-C (a key in raw mode) as SIGINT would.
+  const onQuit = (how: 'quit' | 'interrupt') => {
+    if (multi.stop(how === 'quit' ? 'quit' : 'SIGINT') && how === 'interrupt') signal = 'SIGINT';
+  };
+  const live: LivePrinter | undefined = liveView
+    ? await createLivePrinter({ targets, indexOf: (s) => multi.sources.indexOf(s), opts, withNamespace, withKind, context: (await ctx.restConfig()).contextName, clock: ctx.clock, onQuit }, io)
+    : undefined;
+  const printer = live ?? await createPrinter(opts.output, {
     events: opts.events,
-    withNamespace: opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced),
-    withKind: new Set(targets.map((s) => `${s.gk.kind}.${s.gk.group}`)).size > 1,
+    withNamespace,
+    withKind,
     keepManagedFields: opts.output.showManagedFields || (mode === 'get' && opts.events && (opts.output.format === 'json' || opts.output.format === 'yaml')),
     quiet: opts.waitFor !== undefined && !opts.output.explicit,
     verbose: ctx.logger.enabled(1),
@@ -63,18 +73,8 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   const capYoungGeneration = youngGenerationCap(heap);
   let received = 0;
   const gone = new Set<string>();
-  const multi = new MultiWatch(targets, {
-    labelSelector: opts.labelSelector,
-    fieldSelector: opts.fieldSelector,
-    resourceVersion: opts.resourceVersion,
-    initialEvents: opts.initialEvents,
-    table,
-    initialBlock: table,
-    pageSize: opts.chunkSize,
-    // --request-timeout bounds each watch request; `get -w` then ends with it, as kubectl.
-    requestTimeoutMs: opts.requestTimeoutMs,
-    endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
-    timeoutMs: opts.timeoutMs,
+  const multi: MultiWatch = new MultiWatch(targets, {
+    ...streamOptions(opts, mode, table),
     maxEvents: opts.maxEvents,
     until: opts.waitFor && ((sources) => sources.every((s) => opts.wait!.allSatisfyAll(opts.waitFor!, s.objects()))),
     checkOnce: opts.checkOnce,
@@ -97,8 +97,9 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
       gone.add(s.type);
       printer.notice(goneNotice(s.type, e));
     },
+    // The live view keeps the state of each watch in its header.
+    ...live?.hooks,
   });
-  let signal: 'SIGINT' | 'SIGTERM' | undefined;
   const unlisten = io.onSignal?.((sig) => {
     if (multi.stop(sig)) signal = sig;
   });

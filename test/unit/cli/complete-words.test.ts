@@ -32,7 +32,9 @@ describe('completeWords', () => {
     ['no names after a list of types', ['get', 'pods,rockets', ''], { kind: 'words', words: [] }],
     ['namespaces after -n', ['get', '-n', 'de'], { kind: 'names', type: 'namespaces', prefix: 'de', before: '' }],
     ['namespaces after --namespace=', ['get', '--namespace=de'], { kind: 'names', type: 'namespaces', prefix: 'de', before: '--namespace=' }],
-    ['contexts after --context', ['--context', ''], { kind: 'contexts', prefix: '', before: '' }],
+    ['contexts after --context', ['--context', ''], { kind: 'contexts', prefix: '', before: '', exclude: [] }],
+    ['contexts after a comma: the list kept, its names not offered again', ['get', '--context', 'east,west,n'], { kind: 'contexts', prefix: 'n', before: 'east,west,', exclude: ['east', 'west'] }],
+    ['contexts after --context=a,', ['get', '--context=east,'], { kind: 'contexts', prefix: '', before: '--context=east,', exclude: ['east'] }],
     ['completion SHELL', ['completion', 'f'], { kind: 'words', words: ['fish'] }],
     ['apply takes no arguments', ['apply', ''], { kind: 'words', words: [] }],
   ];

@@ -10,6 +10,7 @@ import { createLogger, silentLogger, type Logger } from '../../../src/core/log.j
 import { createCachedDiscovery, type DiskCachedDiscovery } from '../../../src/discovery/cached.js';
 import type { DiskStore } from '../../../src/discovery/disk.js';
 import type { Transport } from '../../../src/transport/types.js';
+import { buildNameIndex } from '../../../src/restmapper/name-index.js';
 
 export interface Harness {
   server: LocalApiServer;
@@ -46,7 +47,7 @@ export async function startHarness(opts: ServerOptions = {}): Promise<Harness> {
     tmp,
     cacheDir,
     discovery: (o = {}) => {
-      const d = createCachedDiscovery({ transport, server: config.server, cacheDir: o.cacheDir ?? cacheDir, ttlMs: o.ttlMs ?? 600_000, env: {}, clock: o.clock ?? clock, logger: o.logger ?? silentLogger, store: o.store });
+      const d = createCachedDiscovery({ transport, server: config.server, cacheDir: o.cacheDir ?? cacheDir, ttlMs: o.ttlMs ?? 600_000, env: {}, clock: o.clock ?? clock, logger: o.logger ?? silentLogger, store: o.store, index: buildNameIndex });
       made.push(d);
       return d;
     },

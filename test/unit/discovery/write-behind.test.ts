@@ -16,6 +16,7 @@ import { createCachedDiscovery, type WriteBehindJob } from '../../../src/discove
 import { startLayoutWriter } from '../../../src/discovery/write-behind.js';
 import { cachePaths } from '../../../src/discovery/cache-dir.js';
 import { silentLogger } from '../../../src/core/log.js';
+import { buildNameIndex } from '../../../src/restmapper/name-index.js';
 
 const WRITER = join(repoRoot(), 'dist', 'cli', 'layout-writer.js');
 
@@ -45,6 +46,7 @@ describe('discovery write-behind', () => {
     const d = createCachedDiscovery({
       transport: h.transport, server: h.serverUrl, cacheDir, ttlMs: 600_000, env: {}, clock: h.clock, logger: silentLogger,
       writeBehind: { threshold, start: (job) => void jobs.push(job) },
+      index: buildNameIndex,
     });
     return { d, jobs };
   }

@@ -3,16 +3,19 @@
  * lookup index) must give exactly what the full mapper gives: same collections in the same order,
  * same short-name warnings, same errors. Checked for every input of the 550-name kubectl corpus, and
  * for hand-built collisions (Kind forms, group prefixes, reordered versions). It must also answer every
- * input that resolves without taking the full snapshot (the index misses nothing).
+ * input that resolves without taking the full snapshot (the index misses nothing). Both indexes are
+ * checked: the one in the combined file (discovery/combined.ts) and the RESTMapper's own name index
+ * (restmapper/name-index.ts), serialised as its own file and read back.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAggregatedDiscovery } from '../../../src/discovery/aggregated.js';
-import { decodeCombined, encodeCombined, formatCombined, indexedSnapshot, parseCombined } from '../../../src/discovery/combined.js';
+import { combinedSnapshot, decodeCombined, encodeCombined, formatCombined, indexedSnapshot, parseCombined, type CombinedCache } from '../../../src/discovery/combined.js';
 import { dropUnsafeNames } from '../../../src/discovery/names.js';
 import type { CachedDiscovery, DiscoverySnapshot } from '../../../src/discovery/types.js';
 import { resolveGetArgs } from '../../../src/restmapper/args.js';
 import { DeferredRESTMapper } from '../../../src/restmapper/deferred.js';
+import { buildNameIndex, groupsFor } from '../../../src/restmapper/name-index.js';
 import { staticDiscovery } from '../../../src/discovery/static.js';
 import { COLLIDING, collectionPath, readCorpusCases, readCorpusJSON, snapshot as build } from './snapshot.js';
 
@@ -25,11 +28,39 @@ function combinedText(s: DiscoverySnapshot): string {
     const keys = new Set(groups.flatMap((g) => g.versions.map((v) => (g.name ? `${g.name}/${v}` : v))));
     return { groups, resources: new Map([...s.resources].filter(([gv]) => keys.has(gv))), failures: [] };
   };
-  return formatCombined({ mode: 'aggregated', server: SERVER, api: { part: part(true) }, apis: { part: part(false) } });
+  const c: CombinedCache = { mode: 'aggregated', server: SERVER, api: { part: part(true) }, apis: { part: part(false) } };
+  const index = buildNameIndex(combinedSnapshot(c)); // as src/connect.ts has discovery store it
+  return index ? formatCombined(c, index) : formatCombined(c);
 }
 
+/** How a lookup of a token selects groups of the snapshot `s` (undefined: no index). */
+type Index = (s: DiscoverySnapshot) => (token: string) => DiscoverySnapshot | undefined;
+
+const combinedIndex: Index = (s) => {
+  const text = combinedText(s);
+  return (token) => indexedSnapshot(text, SERVER, token);
+};
+
+/** The groups at `positions` with all their versions' resources, and every failure (as the combined file's lines give them). */
+function groupsAt(s: DiscoverySnapshot, positions: readonly number[]): DiscoverySnapshot {
+  const groups = positions.map((n) => s.groups[n]!);
+  const names = new Set(groups.map((g) => g.name));
+  const resources = new Map([...s.resources].filter(([gv]) => names.has(gv.includes('/') ? gv.slice(0, gv.indexOf('/')) : '')));
+  return { groups, resources, failures: s.failures };
+}
+
+const nameIndex: Index = (s) => {
+  const index = buildNameIndex(s);
+  return (token) => index && groupsAt(s, groupsFor(index, token));
+};
+
+const INDEXES: ReadonlyArray<[string, Index]> = [
+  ["the combined file's index", combinedIndex],
+  ["the RESTMapper's name index", nameIndex],
+];
+
 /** Discovery that answers lookups from the index and counts full snapshots taken. */
-function indexedDiscovery(text: string, full: DiscoverySnapshot): CachedDiscovery & { snapshots: number } {
+function indexedDiscovery(select: (token: string) => DiscoverySnapshot | undefined, full: DiscoverySnapshot): CachedDiscovery & { snapshots: number } {
   const d = {
     snapshots: 0,
     snapshot: () => {
@@ -37,7 +68,7 @@ function indexedDiscovery(text: string, full: DiscoverySnapshot): CachedDiscover
       return Promise.resolve(full);
     },
     lookup: (token: string) => {
-      const part = indexedSnapshot(text, SERVER, token);
+      const part = select(token);
       return Promise.resolve(part && dropUnsafeNames(part));
     },
     invalidate: () => {},
@@ -58,13 +89,13 @@ async function outcome(input: string, discovery: CachedDiscovery): Promise<strin
   }
 }
 
-async function compare(s: DiscoverySnapshot, inputs: readonly string[]): Promise<{ answered: number; resolved: number }> {
-  const text = combinedText(s);
+async function compare(s: DiscoverySnapshot, inputs: readonly string[], index: Index): Promise<{ answered: number; resolved: number }> {
+  const select = index(s);
   let answered = 0;
   let resolved = 0;
   for (const input of inputs) {
     const full = await outcome(input, staticDiscovery(s));
-    const d = indexedDiscovery(text, s);
+    const d = indexedDiscovery(select, s);
     assert.equal(await outcome(input, d), full, input);
     if (!full.startsWith('error ')) {
       resolved++;
@@ -75,7 +106,7 @@ async function compare(s: DiscoverySnapshot, inputs: readonly string[]): Promise
   return { answered, resolved };
 }
 
-describe('index-based resolution agrees with the full mapper', () => {
+for (const [name, index] of INDEXES) describe(`index-based resolution agrees with the full mapper: ${name}`, () => {
   test('every corpus input (550 names, kubectl v1.32.4 on a real server)', async () => {
     const s = parseAggregatedDiscovery(readCorpusJSON('aggregated-api.json'), readCorpusJSON('aggregated-apis.json'));
     const inputs = readCorpusCases().map((c) => c.input);
@@ -83,7 +114,7 @@ describe('index-based resolution agrees with the full mapper', () => {
     // Upper-cased and Kind spellings of every input too.
     const all = [...inputs, ...inputs.map((i) => i.toUpperCase())];
     for (const list of s.resources.values()) for (const r of list) if (!r.name.includes('/')) all.push(r.kind, `${r.kind}.${r.group}`, `${r.kind}.${r.version}.${r.group}`);
-    const { answered, resolved } = await compare(s, all);
+    const { answered, resolved } = await compare(s, all, index);
     assert.ok(resolved > 1000, `only ${resolved} inputs resolved`);
     assert.ok(answered >= resolved);
   });
@@ -99,7 +130,7 @@ describe('index-based resolution agrees with the full mapper', () => {
       'sc.stor', 'cj.bat', 'hpa', 'horizontalpodautoscalers.v1.autoscaling', 'widgets', 'wd.v1beta1.multi.example.com', 'Widget.v2alpha1.multi.example.com',
       'all', 'gadgets', 'all,gadgets', 'pods,svc', 'nope', 'nope.apps', 'pods.v9.', 'pôds', 'Σ', '', ',', 'PODS.V1.', 'endpoints', 'endpoint',
     ];
-    await compare(s, inputs);
+    await compare(s, inputs, index);
   });
 });
 

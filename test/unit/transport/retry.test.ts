@@ -5,6 +5,7 @@ import { silentLogger } from '../../../src/core/log.js';
 import { createTransport } from '../../../src/transport/http.js';
 import { parseRetryAfter, retryDelay, DEFAULT_RETRY } from '../../../src/transport/retry.js';
 import { startServer, type LocalApiServer } from '../../support/apiserver/server.js';
+import type { CredentialProvider } from '../../../src/kubeconfig/types.js';
 import { recordingClock, restConfigFor } from './helpers.js';
 
 let s: LocalApiServer;
@@ -17,9 +18,9 @@ beforeEach(() => {
   s.clearLog();
 });
 
-function transport() {
+function transport(credentials?: CredentialProvider) {
   const clock = recordingClock();
-  const t = createTransport(restConfigFor(s), { logger: silentLogger, clock, env: {}, timeoutMs: 0, random: () => 0.5 });
+  const t = createTransport(restConfigFor(s, credentials && { credentials }), { logger: silentLogger, clock, env: {}, timeoutMs: 0, random: () => 0.5 });
   return { t, clock };
 }
 const statuses = () => s.requestLog.map((r) => r.status);
@@ -91,6 +92,38 @@ describe('bounded retries for idempotent requests', () => {
     await t.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: '{"metadata":{"name":"x"}}', headers: { 'Content-Type': 'application/json' }, idempotent: true } as never);
     t.close();
     assert.equal(s.requestLog.length, 2);
+  });
+});
+
+describe('retries and the 401 credential refresh', () => {
+  /** Credentials the server accepts; counts refreshes (the 401s below are injected). */
+  function refreshing() {
+    const c = { refreshes: 0 };
+    const credentials: CredentialProvider = { kind: 'exec', getAuthorization: async () => `Bearer ${s.token}`, refreshAfterUnauthorized: async () => (c.refreshes++, true) };
+    return { c, credentials };
+  }
+
+  test('the request sent again after a refresh continues the count of attempts', async () => {
+    for (const [status, times] of [[503, 1], [401, 1], [503, 3]] as const) s.faults.add({ path: '/version', status, times });
+    const { c, credentials } = refreshing();
+    const { t, clock } = transport(credentials);
+    const res = await t.request({ path: '/version' });
+    t.close();
+    assert.equal(res.status, 503);
+    assert.equal(c.refreshes, 1);
+    assert.deepEqual(statuses(), [503, 401, 503, 503, 503]);
+    assert.deepEqual(clock.sleeps, [188, 375, 750]);
+  });
+
+  test('one refresh per request, across its retries', async () => {
+    for (const [status, times] of [[401, 1], [503, 1], [401, 1]] as const) s.faults.add({ path: '/version', status, times });
+    const { c, credentials } = refreshing();
+    const { t } = transport(credentials);
+    const res = await t.request({ path: '/version' });
+    t.close();
+    assert.equal(res.status, 401);
+    assert.equal(c.refreshes, 1);
+    assert.deepEqual(statuses(), [401, 503, 401]);
   });
 });
 

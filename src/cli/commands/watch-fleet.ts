@@ -1,0 +1,108 @@
+/**
+ * `kdyn watch` (and `get -w`) over several contexts or namespaces: flags -> ../../fleet/watch.ts ->
+ * the watch printer, each event marked with its context (../../fleet/output.ts): tables get a
+ * CONTEXT column (after EVENT), `-o name` a `CONTEXT/` prefix, and jsonl/json/yaml/templates the
+ * event as `{"context":C,"type":T,"object":O}`. Notices name the context (`watch of east/pods`).
+ * A context that fails is one stderr line and the others go on; exit 1 at the end if any failed.
+ */
+import type { ParsedArgs } from '../spec.js';
+import type { Context } from '../context.js';
+import type { IO } from '../../core/io.js';
+import { UsageError } from '../../core/errors.js';
+import type { Table } from '../../core/table.js';
+import type { Unstructured } from '../../core/unstructured.js';
+import { createPrinter } from '../../printers/index.js';
+import type { PrintedEvent } from '../../printers/watch.js';
+import { objectName } from '../../printers/name.js';
+import { goJSON } from '../../printers/json.js';
+import { goneNotice } from '../../printers/watch-notices.js';
+import { fleetRequest } from '../fleet.js';
+import { fleetWatch } from '../../fleet/watch.js';
+import { jsonlEvent, withLeadingColumns } from '../../fleet/output.js';
+import { streamOptions, type WatchOptions } from '../watch-options.js';
+
+const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
+
+export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: WatchOptions, mode: 'watch' | 'get'): Promise<number> {
+  if (opts.waitFor) throw new UsageError('--for is not supported with several contexts or namespaces');
+  const fleet = await fleetRequest(args, ctx, { namespaces: true });
+  if (fleet.showContext && opts.resourceVersion !== undefined) throw new UsageError('--resource-version is not supported with several contexts: each cluster has its own resource versions');
+  const o = opts.output;
+  const table = o.format === 'table' || o.format === 'wide';
+  const withNamespace = opts.allNamespaces || (fleet.namespaces?.length ?? 0) > 1;
+  const printer = await createPrinter(o, {
+    events: opts.events,
+    withNamespace: false, // a column of its own (withLeadingColumns), after CONTEXT
+    withKind: args.args[0]?.includes(',') === true,
+    keepManagedFields: o.showManagedFields || (mode === 'get' && opts.events && (o.format === 'json' || o.format === 'yaml')),
+    quiet: false,
+    verbose: ctx.logger.enabled(1),
+  }, io);
+  const toYAML = o.format === 'yaml' ? (await import('../../printers/yaml.js')).toYAML : undefined;
+  const render = o.template?.compiled?.type === 'value' ? o.template.compiled.run : undefined;
+  let docs = 0;
+  /** One event of a context, as text: the event marked with its context (tables: a column, printed by the printer). */
+  const text = (context: string, e: PrintedEvent): string => {
+    const object = o.showManagedFields ? e.object : stripManagedFields(e.object as Unstructured);
+    switch (o.format) {
+      case 'name':
+        return `${context}/${objectName(e.object as Unstructured, e.gk)}\n`;
+      case 'jsonl':
+        return jsonlEvent(context, e.type, object);
+      case 'json':
+        return `{"context":${goJSON(context)},"type":${goJSON(e.type)},"object":${goJSON(object)}}\n`;
+      case 'yaml':
+        return (docs++ === 0 ? '' : '---\n') + toYAML!({ context, object, type: e.type });
+      default:
+        return render!({ context, type: e.type, object: e.object });
+    }
+  };
+
+  const stop = new AbortController();
+  let signal: 'SIGINT' | 'SIGTERM' | undefined;
+  const unlisten = io.onSignal?.((sig) => {
+    signal ??= sig;
+    stop.abort();
+  });
+  const label = (context: string, type: string) => (fleet.showContext ? `${context}/${type}` : type);
+  // The printer keeps outage notices apart per source: one per context and type, named `context/type`.
+  const sources = new Map<string, { type: string }>();
+  const sourceFor = (context: string, type: string) => {
+    const key = label(context, type);
+    let s = sources.get(key);
+    if (!s) sources.set(key, (s = { type: key }));
+    return s;
+  };
+  const result = await fleetWatch(fleet.contexts, fleet.open, {
+    args: args.args,
+    prog: args.prog,
+    namespaces: fleet.namespaces,
+    allNamespaces: opts.allNamespaces,
+    watch: { ...streamOptions(opts, mode, table), clock: ctx.clock, logger: ctx.logger },
+    maxEvents: opts.maxEvents,
+    signal: stop.signal,
+    onEvents: (context, events) => {
+      const c = fleet.showContext ? context : undefined;
+      if (table) printer.event(events.map((e) => ({ ...e, object: withLeadingColumns(e.object as Table, { context: c, withNamespace }) })));
+      else if (c === undefined) printer.event(events);
+      else printer.text(events.map((e) => text(c, e)).join(''));
+    },
+    onError: (context, e) => {
+      printer.notice(''); // the events so far first
+      fleet.report(context, e);
+    },
+    onRetry: (context, r, s) => printer.retry(sourceFor(context, s.type), r),
+    onResume: (context, r, s) => printer.resume(sourceFor(context, s.type), r),
+    onGone: (context, s, e) => printer.notice(goneNotice(label(context, s.type), e)),
+  });
+  unlisten?.();
+  printer.end();
+  if (signal !== undefined) return EXIT_FOR_SIGNAL[signal];
+  return result.failures > 0 ? 1 : 0;
+}
+
+function stripManagedFields(obj: Unstructured): Unstructured {
+  if (obj.metadata?.managedFields === undefined) return obj;
+  const { managedFields: _drop, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}

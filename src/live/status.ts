@@ -1,0 +1,89 @@
+/**
+ * The live view's header line: the context, the objects per kind, and the connection state of the
+ * watches, from the watcher's hooks (src/watch/watcher.ts: onRetry before each wait after a failure,
+ * onResume when a request is answered again, onRelist after 410 Expired, and the end of each list):
+ * `listing`, `watching`, `reconnecting in Ns` (with the error and how long it has lasted) or
+ * `relisting`. Where the appending output prints a stderr line at an outage and at its end, the
+ * header shows the state for as long as it lasts.
+ */
+/** A failed attempt, as the watcher reports it (src/watch/types.ts RetryInfo has more). */
+export interface Retry {
+  error: unknown;
+  /** The wait before the next attempt (ms). */
+  delayMs: number;
+}
+
+type Steady = 'listing' | 'watching' | 'relisting';
+
+type Connection =
+  | { state: Steady }
+  /** `before`: the state the failures interrupted, back when a request is answered again. */
+  | { state: 'reconnecting'; retryAt: number; since: number; error: string; before: Steady }
+  | { state: 'gone'; message: string };
+
+export class ConnectionStates {
+  private readonly states: Connection[];
+
+  constructor(private readonly labels: readonly string[]) {
+    this.states = labels.map(() => ({ state: 'listing' }));
+  }
+
+  retry(source: number, r: Retry, now: number): void {
+    const prev = this.states[source]!;
+    if (prev.state === 'gone') return;
+    const again = prev.state === 'reconnecting';
+    this.states[source] = { state: 'reconnecting', retryAt: now + r.delayMs, since: again ? prev.since : now, error: firstLine(r.error), before: again ? prev.before : prev.state };
+  }
+
+  /** A request answered again: back to what the failures interrupted (a list under way, or watching). */
+  resume(source: number): void {
+    const prev = this.states[source]!;
+    if (prev.state === 'reconnecting') this.states[source] = { state: prev.before };
+  }
+
+  relist(source: number): void {
+    const prev = this.states[source]!;
+    if (prev.state === 'reconnecting') prev.before = 'relisting';
+    else if (prev.state !== 'gone') this.states[source] = { state: 'relisting' };
+  }
+
+  /** A (re)list completed: watching. */
+  listed(source: number): void {
+    if (this.states[source]!.state !== 'gone') this.states[source] = { state: 'watching' };
+  }
+
+  gone(source: number, message: string): void {
+    this.states[source] = { state: 'gone', message };
+  }
+
+  /** Whether a countdown is shown (the header changes every second). */
+  get counting(): boolean {
+    return this.states.some((s) => s.state === 'reconnecting');
+  }
+
+  /**
+   * The state in words, the worst first: an outage (the sources in it named unless it is all of
+   * them: the soonest retry, the longest outage, its error), types gone, relisting, listing, watching.
+   */
+  describe(now: number): string {
+    const several = this.labels.length > 1;
+    const parts: string[] = [];
+    const down = this.states.flatMap((s, i) => (s.state === 'reconnecting' ? [{ s, i }] : []));
+    if (down.length > 0) {
+      const wait = Math.max(0, Math.ceil(Math.min(...down.map((d) => d.s.retryAt - now)) / 1000));
+      const first = down.reduce((a, b) => (b.s.since < a.s.since ? b : a));
+      const names = several && down.length < this.labels.length ? `${down.map((d) => this.labels[d.i]).join(', ')}: ` : '';
+      parts.push(`${names}${wait > 0 ? `reconnecting in ${wait}s` : 'reconnecting'} (${Math.floor((now - first.s.since) / 1000)}s: ${first.s.error})`);
+    }
+    this.states.forEach((s, i) => {
+      if (s.state === 'gone') parts.push(several ? `${this.labels[i]}: ended: ${s.message}` : `ended: ${s.message}`);
+    });
+    if (parts.length > 0) return parts.join('; ');
+    for (const state of ['relisting', 'listing'] as const) if (this.states.some((s) => s.state === state)) return state;
+    return 'watching';
+  }
+}
+
+function firstLine(e: unknown): string {
+  return e instanceof Error ? e.message.split('\n')[0]! : String(e);
+}

@@ -1,0 +1,210 @@
+/**
+ * Fleet reads (issue 24), the built CLI against several local API servers and one kubeconfig with a
+ * context each: `-n a,b`, `--context a,b`, globs, `--all-contexts`, every output format, a cluster
+ * that is down, a cluster that forbids the request, `--request-timeout` bounding a slow cluster, and
+ * one plain `--context` staying byte for byte today's output (and kubectl's).
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { load, loadAll } from 'js-yaml';
+import { FakeClock } from '../../src/core/clock.js';
+import { startFleetEnv, type FleetEnv } from '../support/fleet-env.js';
+import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
+
+let env: FleetEnv;
+const kdyn = (args: string[]): Promise<Run> => runKdyn(args, { env: { PATH: process.env.PATH, HOME: env.dir, KUBECONFIG: env.kubeconfig }, cwd: env.dir });
+const FORBIDDEN = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'configmaps is forbidden: User "viewer" cannot list resource "configmaps" in API group "" in the namespace "demo"', reason: 'Forbidden', details: { kind: 'configmaps' }, code: 403 });
+
+before(async () => {
+  env = await startFleetEnv({
+    contexts: ['prod-east', 'prod-west', 'staging', 'locked'],
+    down: ['prod-down'],
+    server: { clock: new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0)) },
+    namespaces: { staging: 'team-a' },
+  });
+  env.servers.get('locked')!.faults.add({ path: /\/configmaps/, status: 403, body: FORBIDDEN });
+});
+after(() => env.stop());
+
+const lines = (s: string) => s.split('\n').filter((l) => l !== '');
+
+describe('several namespaces', () => {
+  test('-n a,b: one table with a NAMESPACE column, as with -A', async () => {
+    const r = await kdyn(['get', 'configmaps', '-n', 'demo,kube-system', '--context', 'prod-east']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^NAMESPACE +NAME +DATA +AGE\ndemo +app-config +2 /);
+    assert.doesNotMatch(r.out, /CONTEXT/);
+  });
+  test('-n a,b -o name: the single-context lines', async () => {
+    const r = await kdyn(['get', 'configmaps', '-n', 'demo,team-a', '-o', 'name', '--context', 'prod-east']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'configmap/app-config\nconfigmap/team-settings\n');
+  });
+  test('-n a,b with -A is a usage error', async () => {
+    const r = await kdyn(['get', 'configmaps', '-n', 'demo,team-a', '-A']);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /^error: -n with several namespaces and -A/);
+  });
+  test('-n a,,b is a usage error naming the flag', async () => {
+    const r = await kdyn(['get', 'configmaps', '-n', 'demo,,team-a']);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /empty namespace in the list/);
+  });
+});
+
+describe('several contexts', () => {
+  test('--context a,b: CONTEXT first, every context in the order given', async () => {
+    const r = await kdyn(['get', 'configmaps', '-n', 'demo', '--context', 'staging,prod-east']);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(lines(r.out).map((l) => l.split(/ +/).slice(0, 2).join(' ')), ['CONTEXT NAME', 'staging app-config', 'prod-east app-config']);
+  });
+  test('a glob: its matches sorted; a context namespace applies per context', async () => {
+    const r = await kdyn(['get', 'configmaps', '--context', 'prod-[ew]*,staging', '-o', 'name']);
+    assert.equal(r.code, 0, r.err);
+    // prod-east and prod-west use "default" (no configmaps there), staging its own "team-a"
+    assert.equal(r.out, 'staging/configmap/team-settings\n');
+    const named = await kdyn(['get', 'namespaces', 'demo', '--context', 'prod-*t', '-o', 'name']);
+    assert.equal(named.out, 'prod-east/namespace/demo\nprod-west/namespace/demo\n');
+  });
+  test('a glob that matches nothing, a context that does not exist: an error naming it, nothing sent', async () => {
+    const none = await kdyn(['get', 'ns', '--context', 'dev-*']);
+    assert.equal(none.code, 1);
+    assert.match(none.err, /^error: --context pattern "dev-\*" matches no context in kubeconfig /);
+    const missing = await kdyn(['get', 'ns', '--context', 'prod-east,nope']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /^error: context "nope" does not exist in kubeconfig /);
+    assert.equal(missing.out, '');
+  });
+  test('--all-contexts: every context; the one that is down and the one that forbids are one line each, exit 1', async () => {
+    const r = await kdyn(['get', 'configmaps', '-n', 'demo', '--all-contexts']);
+    assert.equal(r.code, 1);
+    assert.deepEqual(lines(r.out).map((l) => l.split(/ +/)[0]), ['CONTEXT', 'prod-east', 'prod-west', 'staging']);
+    const err = lines(r.err);
+    assert.equal(err.length, 2, r.err);
+    assert.match(err[0]!, /^error: context "locked": Error from server \(Forbidden\): configmaps is forbidden: /);
+    assert.match(err[1]!, /^error: context "prod-down": The connection to the server 127\.0\.0\.1:\d+ was refused/);
+  });
+  test('--context and --all-contexts together: a usage error', async () => {
+    const r = await kdyn(['get', 'ns', '--context', 'a', '--all-contexts']);
+    assert.equal(r.code, 2);
+  });
+});
+
+describe('every output format over several contexts', () => {
+  const ctx = ['--context', 'prod-east,staging', '-n', 'demo'];
+  test('-o wide: CONTEXT first', async () => {
+    const r = await kdyn(['get', 'rockets', ...ctx, '-o', 'wide']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^CONTEXT +NAME +STAGE +ENGINES +PAD +AGE\nprod-east +electron /);
+  });
+  test('-A: CONTEXT, then NAMESPACE', async () => {
+    const r = await kdyn(['get', 'rockets', '--context', 'prod-east,staging', '-A']);
+    assert.match(r.out, /^CONTEXT +NAMESPACE +NAME +STAGE/);
+  });
+  test('several types: kind/name, one table per type', async () => {
+    const r = await kdyn(['get', 'rockets,configmaps', ...ctx]);
+    assert.match(r.out, /^CONTEXT +NAME .*\nprod-east +rocket\.demo\.kdyn\.dev\/electron[^]*\n\nCONTEXT +NAME +DATA +AGE\nprod-east +configmap\/app-config/);
+  });
+  test('-o name: CONTEXT/kind/name', async () => {
+    const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'name']);
+    assert.equal(r.out, 'prod-east/configmap/app-config\nstaging/configmap/app-config\n');
+  });
+  test('-o jsonl: {"context","object"} per object, objects unchanged', async () => {
+    const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'jsonl']);
+    const recs = lines(r.out).map((l) => JSON.parse(l) as { context: string; object: { metadata: { name: string; managedFields?: unknown } } });
+    assert.deepEqual(recs.map((x) => [x.context, x.object.metadata.name]), [['prod-east', 'app-config'], ['staging', 'app-config']]);
+    assert.deepEqual(Object.keys(recs[0]!), ['context', 'object']);
+    assert.equal(recs[0]!.object.metadata.managedFields, undefined);
+  });
+  test('-o json: a List per context with its context (a stream of documents)', async () => {
+    const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'json']);
+    const docs = r.out.split(/(?<=^})\n(?={)/m).map((d) => JSON.parse(d) as { kind: string; context: string; items: unknown[] });
+    assert.deepEqual(docs.map((d) => [d.kind, d.context, d.items.length]), [['List', 'prod-east', 1], ['List', 'staging', 1]]);
+  });
+  test('-o yaml: a List per context, documents separated by ---', async () => {
+    const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'yaml']);
+    const docs = loadAll(r.out) as Array<{ context: string; items: Array<{ metadata: { name: string } }> }>;
+    assert.deepEqual(docs.map((d) => [d.context, d.items[0]!.metadata.name]), [['prod-east', 'app-config'], ['staging', 'app-config']]);
+  });
+  test('-o jsonpath: applied to each context\'s List, {.context} available', async () => {
+    const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'jsonpath={.context}={.items[*].metadata.name}{"\\n"}']);
+    assert.equal(r.out, 'prod-east=app-config\nstaging=app-config\n');
+  });
+  test('-o go-template: the same List per context', async () => {
+    const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'go-template={{.context}}{{range .items}} {{.metadata.name}}{{end}}{{"\\n"}}']);
+    assert.equal(r.out, 'prod-east app-config\nstaging app-config\n');
+  });
+  test('-o custom-columns: refused with several contexts (usage error, nothing sent)', async () => {
+    const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'custom-columns=N:.metadata.name']);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /custom-columns is not supported with several contexts/);
+  });
+  test('a named object missing in one context: its NotFound line names the context, the others print', async () => {
+    const notFound = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'configmaps "app-config" not found', reason: 'NotFound', details: { name: 'app-config', kind: 'configmaps' }, code: 404 });
+    env.servers.get('prod-east')!.faults.add({ path: /\/configmaps\/app-config$/, status: 404, body: notFound, times: 1 });
+    const r = await kdyn(['get', 'configmap', 'app-config', ...ctx, '-o', 'name']);
+    assert.equal(r.out, 'staging/configmap/app-config\n');
+    assert.equal(r.err, 'error: context "prod-east": Error from server (NotFound): configmaps "app-config" not found\n');
+    assert.equal(r.code, 1);
+  });
+});
+
+describe('a slow cluster', () => {
+  test('--request-timeout bounds each cluster: the slow one fails alone', async () => {
+    const f = env.servers.get('prod-west')!.faults.add({ path: /\/configmaps/, delayMs: 60_000 });
+    // prod-west's clock is the fake one: its delay never ends; the client's timeout (real time) does.
+    try {
+      const r = await kdyn(['get', 'configmaps', '-n', 'demo', '--context', 'prod-east,prod-west', '--request-timeout', '1s', '-o', 'name']);
+      assert.equal(r.code, 1);
+      assert.equal(r.out, 'prod-east/configmap/app-config\n');
+      assert.match(r.err, /^error: context "prod-west": .*(timeout|Timeout|timed out)/);
+      assert.equal(lines(r.err).length, 1);
+    } finally {
+      f.times = f.hits; // no more
+    }
+  });
+});
+
+describe('api-resources over several contexts', () => {
+  test('a CONTEXT column; -o name prefixed; -o json rows carry their context', async () => {
+    const t = await kdyn(['api-resources', '--context', 'prod-east,staging', '--api-group', 'apps']);
+    assert.equal(t.code, 0, t.err);
+    assert.match(t.out, /^CONTEXT +NAME +SHORTNAMES +APIVERSION +NAMESPACED +KIND\nprod-east +controllerrevisions /);
+    assert.equal(lines(t.out).length, 11);
+    const n = await kdyn(['api-resources', '--context', 'prod-east,staging', '--api-group', 'apps', '-o', 'name']);
+    assert.equal(lines(n.out)[0], 'prod-east/controllerrevisions.apps');
+    const j = await kdyn(['api-resources', '--context', 'staging,prod-east', '--api-group', 'apps', '-o', 'json']);
+    const rows = JSON.parse(j.out) as Array<{ context: string; name: string }>;
+    assert.deepEqual([rows[0]!.context, rows[5]!.context], ['staging', 'prod-east']);
+    const y = await kdyn(['api-resources', '--context', 'staging', '--all-contexts']);
+    assert.equal(y.code, 2);
+  });
+  test('a cluster down: one line, the others printed, exit 1', async () => {
+    const r = await kdyn(['api-resources', '--context', 'prod-down,prod-east', '--api-group', 'apps', '-o', 'name']);
+    assert.equal(r.code, 1);
+    assert.equal(lines(r.out).length, 5);
+    assert.match(r.err, /^error: context "prod-down": /);
+  });
+});
+
+describe('one context: today\'s output', () => {
+  test('--context NAME prints what the current context prints (no CONTEXT column)', async () => {
+    const a = await kdyn(['get', 'rockets', '-n', 'demo', '--context', 'prod-east']);
+    const b = await kdyn(['get', 'rockets', '-n', 'demo']);
+    assert.equal(a.out, b.out);
+    assert.match(a.out, /^NAME +STAGE/);
+  });
+  test('byte for byte with kubectl --context NAME', async (t) => {
+    if (!hasKubectl()) return t.skip('kubectl not on PATH');
+    const args = ['get', 'rockets', '-n', 'demo', '--context', 'prod-west'];
+    const [k, c] = await Promise.all([kdyn(args), runCommand('kubectl', args, { env: { PATH: process.env.PATH, HOME: `${env.dir}/kubectl-home`, KUBECONFIG: env.kubeconfig }, cwd: env.dir })]);
+    assert.equal(c.code, 0, c.err);
+    assert.equal(k.out, c.out);
+  });
+  test('-o json with one plain context is one List without a context field', async () => {
+    const r = await kdyn(['get', 'configmaps', '-n', 'demo', '--context', 'prod-east', '-o', 'json']);
+    const doc = load(r.out) as Record<string, unknown>;
+    assert.equal(doc.context, undefined);
+    assert.equal(doc.kind, 'List');
+  });
+});

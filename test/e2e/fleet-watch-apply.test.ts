@@ -1,0 +1,126 @@
+/**
+ * Fleet watch and apply (issue 24), the built CLI against several local API servers: a watch over
+ * three clusters goes on while one of them is down and picks it up again when it is back; a
+ * forbidden or unreachable cluster is one stderr line and the others are watched; apply sends the
+ * same manifests to every context, one summary line each, exit 1 when one context failed.
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFleetEnv, type FleetEnv } from '../support/fleet-env.js';
+import { runKdyn, type Run } from '../support/cli.js';
+import { clientFor, startKdyn } from './watch-helpers.js';
+
+let env: FleetEnv;
+const toolEnv = () => ({ PATH: process.env.PATH, HOME: env.dir, KUBECONFIG: env.kubeconfig });
+const kdyn = (args: string[]): Promise<Run> => runKdyn(args, { env: toolEnv(), cwd: env.dir });
+const FORBIDDEN = (verb: string) => JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: `configmaps is forbidden: User "viewer" cannot ${verb} resource "configmaps" in API group "" in the namespace "demo"`, reason: 'Forbidden', details: { kind: 'configmaps' }, code: 403 });
+
+before(async () => {
+  env = await startFleetEnv({ contexts: ['east', 'west', 'north', 'locked'], down: ['gone'] });
+});
+after(() => env.stop());
+
+const records = (out: string) => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { context: string; type: string; object: { metadata: { name: string } } });
+const has = (out: string, context: string, name: string) => records(out).some((r) => r.context === context && r.object.metadata.name === name);
+const hasObject = (context: string, name: string) =>
+  env.servers.get(context)!.store.list('', 'configmaps', { namespace: 'demo' }).items.some((o) => (o as { metadata: { name: string } }).metadata.name === name);
+const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'demo' }, data: { k: 'v' } });
+
+describe('fleet watch', () => {
+  test('one cluster restarting: the others are watched throughout, and it is watched again once back', async () => {
+    const w = startKdyn(['watch', 'configmaps', '-n', 'demo', '--context', 'east,west,north', '-o', 'jsonl'], toolEnv(), env.dir);
+    try {
+      await w.until((out) => ['east', 'west', 'north'].every((c) => has(out, c, 'app-config')), 20_000, 'the three initial lists');
+      const west = env.servers.get('west')!;
+      await west.stopListening();
+      await clientFor(env.servers.get('east')!).resource({ group: '', version: 'v1', resource: 'configmaps' }, { namespaced: true }).namespace('demo').create(configMap('during-outage'));
+      await w.until((out) => has(out, 'east', 'during-outage'), 20_000, 'east\'s event while west is down');
+      const deadline = Date.now() + 20_000;
+      while (!/watch of west\/configmaps: .*retrying every second/.test(w.err())) {
+        assert.ok(Date.now() < deadline, `timed out waiting for the outage warning; stderr:\n${w.err()}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await west.listenAgain();
+      await clientFor(west).resource({ group: '', version: 'v1', resource: 'configmaps' }, { namespaced: true }).namespace('demo').create(configMap('after-outage'));
+      await w.until((out) => has(out, 'west', 'after-outage'), 30_000, 'west\'s event once it is back');
+      w.child.kill('SIGINT');
+      const end = await w.exited;
+      assert.equal(end.code, 130);
+      assert.match(w.err(), /Warning: watch of west\/configmaps: .*retrying every second until the server is back/);
+      assert.match(w.err(), /watch of west\/configmaps: the server is back after/);
+      assert.doesNotMatch(w.err(), /east\/|north\//);
+      // Every line says where it came from; nothing from a context is printed twice.
+      const recs = records(w.out());
+      assert.equal(recs.filter((r) => r.context === 'east' && r.object.metadata.name === 'during-outage').length, 1);
+    } finally {
+      w.child.kill('SIGKILL');
+    }
+  });
+
+  test('a forbidden cluster and one that cannot be reached: one line each, the others watched, exit 1', async () => {
+    const locked = env.servers.get('locked')!;
+    const fault = locked.faults.add({ path: /\/configmaps/, status: 403, body: FORBIDDEN('list') });
+    try {
+      const r = await kdyn(['watch', 'configmaps', '-n', 'demo', '--context', 'east,locked,gone', '--timeout', '3s', '-o', 'name']);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /^east\/configmap\/app-config\n/);
+      assert.match(r.err, /error: context "locked": Error from server \(Forbidden\): configmaps is forbidden/);
+      assert.match(r.err, /error: context "gone": .*refused/);
+    } finally {
+      fault.times = fault.hits;
+    }
+  });
+
+  test('table: EVENT, then CONTEXT; --max-events counts over every context', async () => {
+    const r = await kdyn(['watch', 'namespaces', 'demo', '--context', 'east,north', '--max-events', '2']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^EVENT +CONTEXT +NAME +STATUS +AGE\nADDED +(east|north) +demo /);
+    assert.equal(r.out.split('\n').filter((l) => l.startsWith('ADDED')).length, 2);
+  });
+});
+
+describe('fleet apply', () => {
+  test('the same manifests to each context; one failing context: its line and summary, the others applied, exit 1', async () => {
+    const file = join(env.dir, 'app.yaml');
+    writeFileSync(file, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fleet-app\n  namespace: demo\ndata:\n  a: "1"\n');
+    const fault = env.servers.get('locked')!.faults.add({ method: 'PATCH', path: /\/configmaps\/fleet-app/, status: 403, body: FORBIDDEN('patch') });
+    try {
+      const dry = await kdyn(['apply', '-f', file, '--context', 'east,west,locked', '--dry-run=server']);
+      assert.equal(dry.code, 1);
+      assert.equal(dry.out, 'east/configmap/fleet-app serverside-applied (server dry run)\nwest/configmap/fleet-app serverside-applied (server dry run)\n');
+      assert.ok(!hasObject('east', 'fleet-app'), 'a dry run persists nothing');
+
+      const r = await kdyn(['apply', '-f', file, '--context', 'east,west,locked']);
+      assert.equal(r.code, 1);
+      assert.equal(r.out, 'east/configmap/fleet-app serverside-applied\nwest/configmap/fleet-app serverside-applied\n');
+      const err = r.err.split('\n').filter((l) => l !== '');
+      assert.deepEqual(err.map((l) => l.replace(/: .*/, '')), ['context "east"', 'context "west"', 'error', 'context "locked"']);
+      assert.match(err[0]!, /^context "east": 1 object: 1 succeeded, 0 failed$/);
+      assert.match(err[2]!, /^error: context "locked": Error from server \(Forbidden\): error when applying configmap\/fleet-app from ".*app\.yaml" document 1: /);
+      assert.match(err[3]!, /^context "locked": 1 object: 0 succeeded, 1 failed$/);
+      assert.ok(hasObject('east', 'fleet-app') && hasObject('west', 'fleet-app') && !hasObject('locked', 'fleet-app'));
+    } finally {
+      fault.times = fault.hits;
+    }
+  });
+
+  test('a context that is down: one line; -o json: a List per context with its context', async () => {
+    const file = join(env.dir, 'app2.yaml');
+    writeFileSync(file, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fleet-app2\n  namespace: demo\n');
+    const r = await kdyn(['apply', '-f', file, '--context', 'gone,north', '-o', 'json']);
+    assert.equal(r.code, 1);
+    const doc = JSON.parse(r.out) as { kind: string; context: string; items: Array<{ metadata: { name: string } }> };
+    assert.deepEqual([doc.kind, doc.context, doc.items[0]!.metadata.name], ['List', 'north', 'fleet-app2']);
+    assert.match(r.err, /^error: context "gone": .*refused/);
+    assert.match(r.err, /\ncontext "north": 1 object: 1 succeeded, 0 failed\n$/);
+  });
+
+  test('--dry-run=client and --wait are refused with several contexts, before any request', async () => {
+    const file = join(env.dir, 'app.yaml');
+    const r = await kdyn(['apply', '-f', file, '--context', 'east,west', '--dry-run=client']);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /use --dry-run=server/);
+  });
+});
