@@ -1,7 +1,7 @@
 /**
  * The benchmark's closing summary as a bordered console table. This is where cli-table3 fits: a
  * few dozen rows for a person to read (right-aligned numbers, borders, coloured verdicts off), not
- * kubectl-style output, and not thousands of rows (it takes ~9 s for 10,000; see README).
+ * kubectl-style output, and not thousands of rows (it takes ~9 s for 10,000; see docs/package-choices.md).
  */
 import Table from 'cli-table3';
 import { describeTarget, fmt } from './stats.js';

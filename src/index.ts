@@ -1,6 +1,6 @@
 /**
  * kdyn as a library: query any Kubernetes resource, built-in or custom, without generated types.
- * Only composes and re-exports; see README "Library".
+ * Only composes and re-exports; see docs/library.md.
  */
 
 // Connecting: kubeconfig -> transport -> cached discovery -> RESTMapper -> dynamic client.

@@ -54,7 +54,7 @@ export async function main(argv: readonly string[], io: IO, prog = 'kdyn'): Prom
 }
 
 /**
- * KDYN_TEST_DISCOVERY_TIMEOUT_MS (tests only, see README "Testing hooks"): discovery's time limit
+ * KDYN_TEST_DISCOVERY_TIMEOUT_MS (tests only, see docs/configuration.md): discovery's time limit
  * instead of kubectl's 32 s, so a test of a server that never answers need not wait 32 seconds.
  */
 function contextOptions(env: IO['env']): ContextOptions {

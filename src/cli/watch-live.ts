@@ -121,7 +121,7 @@ export async function createLivePrinter(s: LiveSetup, io: IO): Promise<LivePrint
     notice: (text) => view.notice(text.trim()),
     end: () => {
       view.close();
-      // Testing hook (README "Testing hooks"): the view's frame statistics, for the benchmark.
+      // Testing hook (docs/configuration.md, "Testing hooks"): the view's frame statistics, for the benchmark.
       const stats = io.env.KDYN_TEST_LIVE_STATS;
       if (stats) writeFileSync(stats, JSON.stringify(view.stats));
     },

@@ -1,7 +1,7 @@
 /**
  * kubectl's borderless column layout (text/tabwriter with padding 3): every column as wide as its
  * widest cell plus three spaces, the last column unpadded. ~1,000x faster than cli-table3 on 10,000
- * rows (see README, "Why not cli-table3 everywhere") and byte-identical to kubectl.
+ * rows (see docs/package-choices.md, "Why not cli-table3 everywhere") and byte-identical to kubectl.
  */
 export function formatColumns(rows: readonly (readonly string[])[], options: { minWidth?: number; remembered?: RememberedWidths } = {}): string {
   if (rows.length === 0) return '';

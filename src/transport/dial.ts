@@ -2,9 +2,9 @@
  * How kdyn reaches a cluster: one `Dialer` per server and client certificate, which opens a ready
  * connection (TCP, TLS, or TLS inside a proxy's CONNECT tunnel) for ./pool.ts to send HTTP/1.1 on.
  *
- * Verification of an https server, by mode (see the README's "Security" section):
+ * Verification of an https server, by mode (see docs/security.md):
  * - `js` (the kubeconfig has a CA that parses): the TLS session is set up with no CA at all (so Node
- *   never builds its ~140-certificate root store: ~31 ms CPU on Node 20, ~5 ms on 22 and 24, README "Security") and ./tls-verify.ts `fastVerify` judges
+ *   never builds its ~140-certificate root store: ~31 ms CPU on Node 20, ~5 ms on 22 and 24, docs/security.md) and ./tls-verify.ts `fastVerify` judges
  *   the chain before the socket is handed out. A chain it cannot fully decide (intermediates, name
  *   constraints, other critical extensions, ...) switches the dialer to `openssl` for good and the
  *   connection is made again.
