@@ -145,14 +145,14 @@ export interface FleetLivePrinter {
   end(report: (context: string, error: unknown) => void): void;
 }
 
-export interface FleetLiveSetup extends Omit<ViewSetup, 'sources' | 'context'> {
-  /** The contexts, each with its state in the header (one: the header's context, no CONTEXT column). */
+export interface FleetLiveSetup extends Omit<ViewSetup, 'sources'> {
+  /** The contexts, each with its state in the header (with `showContext`; else `context` names the one). */
   contexts: readonly string[];
   showContext: boolean;
 }
 
 export async function createFleetLivePrinter(s: FleetLiveSetup, io: IO): Promise<FleetLivePrinter> {
-  const view = await openView({ ...s, sources: [], contexts: s.showContext ? s.contexts : undefined, context: s.showContext ? undefined : s.contexts[0] }, io);
+  const view = await openView({ ...s, sources: [], contexts: s.showContext ? s.contexts : undefined, context: s.showContext ? undefined : s.context }, io);
   // Each context's sources get an index in the header's states when first heard of.
   const indexes = new Map<MultiWatchSource, number>();
   const listed = new Set<MultiWatchSource>();

@@ -63,7 +63,7 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
       if (how === 'interrupt') signal ??= 'SIGINT';
       stop.abort();
     };
-    const view = await createFleetLivePrinter({ opts, withNamespace, withKind, clock: ctx.clock, onQuit, contexts: fleet.contexts, showContext: fleet.showContext }, io);
+    const view = await createFleetLivePrinter({ opts, withNamespace, withKind, clock: ctx.clock, onQuit, contexts: fleet.contexts, showContext: fleet.showContext, context: fleet.showContext ? undefined : (await ctx.restConfig()).contextName }, io);
     let result;
     try {
       result = await watch({
