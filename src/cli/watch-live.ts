@@ -9,6 +9,11 @@
  * deleted rows go at once). The stderr notices of the appending output (an outage and its end, a
  * type gone, a relist from --resource-version) become the header's state and a notice line: nothing
  * is written to stderr while the view is up.
+ *
+ * Several contexts (issue 24, `--context a,b`, globs, `--all-contexts`): one view, a CONTEXT column
+ * first, rows keyed by context, namespace and name, and the header's state per context; a context
+ * whose watch fails shows `failed` there, its error written once the terminal is back. Several
+ * namespaces (`-n a,b`): one view with a NAMESPACE column.
  */
 import { writeFileSync } from 'node:fs';
 import type { IO } from '../core/io.js';
@@ -18,8 +23,8 @@ import type { Table } from '../core/table.js';
 import { LiveView } from '../live/view.js';
 import { LEAVE } from '../live/ansi.js';
 import type { MultiWatchEvent, MultiWatchOptions, MultiWatchSource } from '../watch/multi.js';
+import type { FleetWatchHooks } from '../fleet/watch.js';
 import type { ParsedArgs } from './spec.js';
-import { wantsFleet } from './fleet.js';
 import type { WatchOptions } from './watch-options.js';
 import type { EventPrinter } from '../printers/index.js';
 import { createSorter } from '../printers/sort.js';
@@ -34,12 +39,6 @@ export function wantsLive(args: Pick<ParsedArgs, 'flags'>, opts: WatchOptions, m
   const sortBy = opts.sortBy !== undefined;
   // get -w: kubectl's output, its flags as before (its --sort-by is get's).
   if (mode === 'get') return false;
-  // Several contexts or namespaces (issue 24): the appending output, with its CONTEXT column.
-  if (wantsFleet(f)) {
-    if (f.live === true) throw new UsageError('--live shows one context and namespace: not with several (--context a,b, --all-contexts, -n a,b)');
-    if (sortBy) throw new UsageError('--sort-by sorts the live view only, which shows one context and namespace');
-    return false;
-  }
   if (f['no-live'] === true) {
     if (sortBy) throw new UsageError('--sort-by sorts the live view only (not with --no-live)');
     return false;
@@ -77,22 +76,36 @@ export interface LiveSetup {
   onQuit: (how: 'quit' | 'interrupt') => void;
 }
 
-export async function createLivePrinter(s: LiveSetup, io: IO): Promise<LivePrinter> {
-  const sorter = s.opts.sortBy ? createSorter(s.opts.sortBy) : undefined;
-  const screen = await io.openScreen!(LEAVE);
-  const view = new LiveView({
-    screen,
+type ViewSetup = Pick<LiveSetup, 'opts' | 'withNamespace' | 'withKind' | 'context' | 'clock' | 'onQuit'> & { sources: readonly string[]; contexts?: readonly string[] };
+
+async function openView(s: ViewSetup, io: IO): Promise<LiveView> {
+  return new LiveView({
+    screen: await io.openScreen!(LEAVE),
     clock: s.clock,
     context: s.context,
-    sources: s.targets.map((x) => x.type),
+    sources: s.sources,
+    contexts: s.contexts,
     onQuit: s.onQuit,
     wide: s.opts.output.format === 'wide',
+    withContext: s.contexts !== undefined,
     withNamespace: s.withNamespace,
     withKind: s.withKind,
     noHeaders: s.opts.output.noHeaders,
-    sorter,
+    sorter: s.opts.sortBy ? createSorter(s.opts.sortBy) : undefined,
     styles: io.env.NO_COLOR === undefined || io.env.NO_COLOR === '',
   });
+}
+
+/** Testing hook (README "Testing hooks"): the view's frame statistics, for the benchmark. */
+function closeView(view: LiveView, io: IO): void {
+  view.close();
+  // Testing hook (docs/configuration.md, "Testing hooks"): the view's frame statistics, for the benchmark.
+  const stats = io.env.KDYN_TEST_LIVE_STATS;
+  if (stats) writeFileSync(stats, JSON.stringify(view.stats));
+}
+
+export async function createLivePrinter(s: LiveSetup, io: IO): Promise<LivePrinter> {
+  const view = await openView({ ...s, sources: s.targets.map((x) => x.type) }, io);
   // A source's events before its first list completed are its initial list (not marked as changes);
   // from --resource-version there is none.
   const listed = s.targets.map(() => s.opts.resourceVersion !== undefined);
@@ -119,11 +132,61 @@ export async function createLivePrinter(s: LiveSetup, io: IO): Promise<LivePrint
     resume: (src) => view.resume(indexOf(src as MultiWatchSource)),
     text: (text) => view.notice(text.trim()),
     notice: (text) => view.notice(text.trim()),
-    end: () => {
-      view.close();
-      // Testing hook (docs/configuration.md, "Testing hooks"): the view's frame statistics, for the benchmark.
-      const stats = io.env.KDYN_TEST_LIVE_STATS;
-      if (stats) writeFileSync(stats, JSON.stringify(view.stats));
+    end: () => closeView(view, io),
+  };
+}
+
+/** The live view of a fleet watch (../fleet/watch.ts): its hooks, its events, its failed contexts. */
+export interface FleetLivePrinter {
+  hooks: Required<FleetWatchHooks>;
+  events(context: string | undefined, events: readonly MultiWatchEvent[], sources: readonly MultiWatchSource[]): void;
+  /** A context whose watch failed: `failed` in the header; `report` once the terminal is back. */
+  failed(context: string, error: unknown): void;
+  /** Gives the terminal back, then reports the failed contexts. */
+  end(report: (context: string, error: unknown) => void): void;
+}
+
+export interface FleetLiveSetup extends Omit<ViewSetup, 'sources'> {
+  /** The contexts, each with its state in the header (with `showContext`; else `context` names the one). */
+  contexts: readonly string[];
+  showContext: boolean;
+}
+
+export async function createFleetLivePrinter(s: FleetLiveSetup, io: IO): Promise<FleetLivePrinter> {
+  const view = await openView({ ...s, sources: [], contexts: s.showContext ? s.contexts : undefined, context: s.showContext ? undefined : s.context }, io);
+  // Each context's sources get an index in the header's states when first heard of.
+  const indexes = new Map<MultiWatchSource, number>();
+  const listed = new Set<MultiWatchSource>();
+  const failures: Array<[string, unknown]> = [];
+  const index = (context: string, src: MultiWatchSource): number => {
+    let i = indexes.get(src);
+    if (i === undefined) indexes.set(src, (i = view.addSource(src.type, context)));
+    return i;
+  };
+  const fromRV = s.opts.resourceVersion !== undefined;
+  view.start();
+  return {
+    hooks: {
+      onRetry: (c, r, src) => view.retry(index(c, src), r),
+      onResume: (c, _r, src) => view.resume(index(c, src)),
+      onRelist: (c, _r, src) => view.relist(index(c, src)),
+      onListed: (c, src) => {
+        listed.add(src);
+        view.listed(index(c, src));
+      },
+      onGone: (c, src, e) => view.gone(index(c, src), `the resource type is no longer served (${oneLine(e.status.message ?? e.message)})`),
+    },
+    events: (context, events, sources) => {
+      // A source's events before its first list completed are its initial list (not marked).
+      for (const ev of events) view.apply([{ type: ev.type, object: ev.object as Table, gk: ev.gk, context }], !fromRV && !listed.has(sources[ev.source]!));
+    },
+    failed: (context, e) => {
+      failures.push([context, e]);
+      view.failed(context, oneLine(e instanceof Error ? e.message : String(e)));
+    },
+    end: (report) => {
+      closeView(view, io);
+      for (const [c, e] of failures) report(c, e);
     },
   };
 }

@@ -34,6 +34,7 @@ export interface FleetWatchHooks {
   onRetry?: (context: string, ...a: Parameters<NonNullable<MultiWatchOptions['onRetry']>>) => void;
   onResume?: (context: string, ...a: Parameters<NonNullable<MultiWatchOptions['onResume']>>) => void;
   onRelist?: (context: string, ...a: Parameters<NonNullable<MultiWatchOptions['onRelist']>>) => void;
+  onListed?: (context: string, ...a: Parameters<NonNullable<MultiWatchOptions['onListed']>>) => void;
   onGone?: (context: string, ...a: Parameters<NonNullable<MultiWatchOptions['onGone']>>) => void;
 }
 
@@ -43,7 +44,7 @@ export interface FleetWatchOptions extends FleetWatchHooks {
   namespaces?: readonly string[];
   allNamespaces: boolean;
   /** Every context's MultiWatch options (not its hooks, `signal`, `maxEvents`, `until`). */
-  watch: Omit<MultiWatchOptions, 'signal' | 'maxEvents' | 'until' | 'checkOnce' | 'onRetry' | 'onResume' | 'onRelist' | 'onGone'>;
+  watch: Omit<MultiWatchOptions, 'signal' | 'maxEvents' | 'until' | 'checkOnce' | 'onRetry' | 'onResume' | 'onRelist' | 'onListed' | 'onGone'>;
   /** Stop every context once this many events were delivered in all. */
   maxEvents?: number;
   signal?: AbortSignal;
@@ -78,6 +79,7 @@ export async function fleetWatch(contexts: readonly string[], open: (context: st
       onRetry: (r, s) => o.onRetry?.(context, r, s),
       onResume: (r, s) => o.onResume?.(context, r, s),
       onRelist: (r, s) => o.onRelist?.(context, r, s),
+      onListed: (s) => o.onListed?.(context, s),
       onGone: (s, e) => o.onGone?.(context, s, e),
     });
     const result = await multi.run((events) => {

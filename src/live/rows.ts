@@ -1,7 +1,7 @@
 /**
  * The live view's table: the current objects of every watched kind as the server's one-row Tables
  * (the watcher's store, rebuilt from its events: applied in order they give the store), each row's
- * cells formatted once when its event arrives, kept sorted (namespace/name, or --sort-by), with the
+ * cells formatted once when its event arrives, kept sorted (context, namespace/name, or --sort-by), with the
  * marks of recent changes: a changed (or new) row is marked for `markMs`, a deleted row stays, dimmed,
  * for `keepDeletedMs`. `render` lays out only the lines that fit (kubectl's column layout, widths
  * from every row shown, so a filter narrows them) and counts the rest for a "+N more" line.
@@ -17,6 +17,8 @@ import type { Line } from './frame.js';
 export interface LiveRowsOptions {
   /** `-o wide`: the columns of priority > 0 too. */
   wide?: boolean;
+  /** A CONTEXT column first (several contexts: each event's `context`). */
+  withContext?: boolean;
   /** A NAMESPACE column (-A). */
   withNamespace?: boolean;
   /** Names as `kind/name` (several kinds). */
@@ -37,9 +39,12 @@ export interface RowEvent {
   type: string;
   object: Unstructured | Table;
   gk: { group: string; kind: string };
+  /** The kubeconfig context it came from (several contexts: part of the row's key). */
+  context?: string;
 }
 
 interface Entry {
+  context: string;
   namespace: string;
   name: string;
   object: Unstructured | undefined;
@@ -104,7 +109,8 @@ export class LiveRows {
     const meta = row?.object?.metadata;
     if (!row || !meta || typeof meta.name !== 'string') return;
     const g = this.group(ev.gk, table.columnDefinitions);
-    const key = `${meta.namespace ?? ''}/${meta.name}`;
+    const context = ev.context ?? '';
+    const key = keyOf(context, meta.namespace ?? '', meta.name);
     const old = g.entries.get(key);
     if (ev.type === 'DELETED') {
       if (!old || old.deletedAt !== undefined) return;
@@ -116,10 +122,11 @@ export class LiveRows {
       return;
     }
     // The cells as kubectl's table printer makes them (../printers/table.ts), formatted once here.
-    const cells: string[] = this.o.withNamespace ? [meta.namespace ?? ''] : [];
+    const cells: string[] = this.o.withContext ? [context] : [];
+    if (this.o.withNamespace) cells.push(meta.namespace ?? '');
     for (const i of g.visible) cells.push(formatCell(row.cells?.[i]));
     if (g.kindPrefix && g.nameCell >= 0 && g.nameCell < cells.length) cells[g.nameCell] = g.kindPrefix + cells[g.nameCell];
-    const entry: Entry = old ?? { namespace: meta.namespace ?? '', name: meta.name, object: row.object, cells, widths: [] };
+    const entry: Entry = old ?? { context, namespace: meta.namespace ?? '', name: meta.name, object: row.object, cells, widths: [] };
     entry.object = row.object;
     entry.cells = cells;
     if (old) count(g, old.widths, -1);
@@ -146,7 +153,7 @@ export class LiveRows {
       if (e.deletedAt !== undefined) {
         if (now - e.deletedAt < this.keepDeletedMs) continue;
         const g = this.groupOf(e);
-        if (g) this.remove(g, `${e.namespace}/${e.name}`, e);
+        if (g) this.remove(g, keyOf(e.context, e.namespace, e.name), e);
         changed = true;
       } else if (e.changedAt === undefined || now - e.changedAt >= this.markMs) {
         this.marked.delete(e);
@@ -227,20 +234,21 @@ export class LiveRows {
     return g;
   }
 
-  /** kubectl's header: NAMESPACE (-A), then the visible columns' names upper-cased. */
+  /** kubectl's header: CONTEXT (several contexts, as the fleet's appending table), NAMESPACE (-A), then the visible columns' names upper-cased. */
   private setColumns(g: Group, columns: TableColumnDefinition[]): void {
     g.columns = columns;
     g.visible = [];
     for (let i = 0; i < columns.length; i++) if (this.o.wide || !columns[i]!.priority) g.visible.push(i);
     const name = columns.findIndex((c) => c.format === 'name' && c.type === 'string');
-    const offset = this.o.withNamespace ? 1 : 0;
+    const lead = [...(this.o.withContext ? ['CONTEXT'] : []), ...(this.o.withNamespace ? ['NAMESPACE'] : [])];
+    const offset = lead.length;
     g.nameCell = name < 0 || !g.visible.includes(name) ? -1 : g.visible.indexOf(name) + offset;
-    g.header = [...(this.o.withNamespace ? ['NAMESPACE'] : []), ...g.visible.map((i) => columns[i]!.name.toUpperCase())];
+    g.header = [...lead, ...g.visible.map((i) => columns[i]!.name.toUpperCase())];
     g.headerWidths = g.header.map(displayWidth);
   }
 
   private groupOf(e: Entry): Group | undefined {
-    for (const g of this.groups.values()) if (g.entries.get(`${e.namespace}/${e.name}`) === e) return g;
+    for (const g of this.groups.values()) if (g.entries.get(keyOf(e.context, e.namespace, e.name)) === e) return g;
     return undefined;
   }
 
@@ -268,7 +276,14 @@ export class LiveRows {
   }
 }
 
+/** A row's key: context, namespace and name (a context or namespace name has no NUL in it). */
+function keyOf(context: string, namespace: string, name: string): string {
+  return `${context}\0${namespace}\0${name}`;
+}
+
+/** Context, then namespace, then name (the context is '' with one context). */
 function byNamespaceName(a: Entry, b: Entry): number {
+  if (a.context !== b.context) return a.context < b.context ? -1 : 1;
   if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }

@@ -22,10 +22,36 @@ type Connection =
   | { state: 'gone'; message: string };
 
 export class ConnectionStates {
+  private readonly labels: string[];
   private readonly states: Connection[];
+  /** Several contexts: each source's context, and the contexts in the header's order. */
+  private readonly groupOf: string[] = [];
+  private readonly groups: string[] | undefined;
+  /** Contexts whose watch failed for good (before or after their sources were known). */
+  private readonly failed = new Map<string, string>();
 
-  constructor(private readonly labels: readonly string[]) {
+  /**
+   * `labels`: one per source known from the start. `groups`: several contexts, each stated on its
+   * own (`east watching, west reconnecting in 3s`); their sources come with `add` as each
+   * context's arguments are resolved.
+   */
+  constructor(labels: readonly string[], groups?: readonly string[]) {
+    this.labels = [...labels];
     this.states = labels.map(() => ({ state: 'listing' }));
+    this.groups = groups && [...groups];
+  }
+
+  /** A source of context `group` (labelled by its type); its index. */
+  add(label: string, group: string): number {
+    this.labels.push(label);
+    this.groupOf.push(group);
+    this.states.push({ state: 'listing' });
+    return this.states.length - 1;
+  }
+
+  /** A context whose watch ended with an error (the others go on). */
+  fail(group: string, message: string): void {
+    this.failed.set(group, message);
   }
 
   retry(source: number, r: Retry, now: number): void {
@@ -66,20 +92,37 @@ export class ConnectionStates {
    * them: the soonest retry, the longest outage, its error), types gone, relisting, listing, watching.
    */
   describe(now: number): string {
-    const several = this.labels.length > 1;
+    if (!this.groups) return this.describeSome(this.states.map((_, i) => i), now);
+    return this.groups
+      .map((g) => {
+        const failed = this.failed.get(g);
+        if (failed !== undefined) return `${g} failed: ${failed}`;
+        const some = this.groupOf.flatMap((x, i) => (x === g ? [i] : []));
+        return `${g} ${some.length > 0 ? this.describeSome(some, now) : 'listing'}`;
+      })
+      .join(', ');
+  }
+
+  private describeSome(some: readonly number[], now: number): string {
+    if (some.length === 0) return 'listing';
+    const several = some.length > 1;
     const parts: string[] = [];
-    const down = this.states.flatMap((s, i) => (s.state === 'reconnecting' ? [{ s, i }] : []));
+    const down = some.flatMap((i) => {
+      const s = this.states[i]!;
+      return s.state === 'reconnecting' ? [{ s, i }] : [];
+    });
     if (down.length > 0) {
       const wait = Math.max(0, Math.ceil(Math.min(...down.map((d) => d.s.retryAt - now)) / 1000));
       const first = down.reduce((a, b) => (b.s.since < a.s.since ? b : a));
-      const names = several && down.length < this.labels.length ? `${down.map((d) => this.labels[d.i]).join(', ')}: ` : '';
+      const names = several && down.length < some.length ? `${down.map((d) => this.labels[d.i]).join(', ')}: ` : '';
       parts.push(`${names}${wait > 0 ? `reconnecting in ${wait}s` : 'reconnecting'} (${Math.floor((now - first.s.since) / 1000)}s: ${first.s.error})`);
     }
-    this.states.forEach((s, i) => {
+    for (const i of some) {
+      const s = this.states[i]!;
       if (s.state === 'gone') parts.push(several ? `${this.labels[i]}: ended: ${s.message}` : `ended: ${s.message}`);
-    });
+    }
     if (parts.length > 0) return parts.join('; ');
-    for (const state of ['relisting', 'listing'] as const) if (this.states.some((s) => s.state === state)) return state;
+    for (const state of ['relisting', 'listing'] as const) if (some.some((i) => this.states[i]!.state === state)) return state;
     return 'watching';
   }
 }

@@ -24,6 +24,8 @@ export interface LiveViewOptions extends LiveRowsOptions {
   context?: string;
   /** One label per watched source (`configmaps`, `deployments.apps`), for connection states. */
   sources: readonly string[];
+  /** Several contexts: the header states each (their sources come with `addSource`), no `context`. */
+  contexts?: readonly string[];
   /** `q` (quit) or Ctrl-C (interrupt) was pressed. */
   onQuit: (how: 'quit' | 'interrupt') => void;
   /** Minimum time between two frames (ms, default 100). */
@@ -64,7 +66,7 @@ export class LiveView {
 
   constructor(private readonly o: LiveViewOptions) {
     this.rows = new LiveRows(o);
-    this.conn = new ConnectionStates(o.sources);
+    this.conn = new ConnectionStates(o.sources, o.contexts);
     this.minFrameMs = o.minFrameMs ?? MIN_FRAME_MS;
   }
 
@@ -86,6 +88,17 @@ export class LiveView {
     const now = this.o.clock.now();
     for (const ev of events) this.rows.apply(ev, now, initial);
     if (initial && events.length > 0) this.initialPending = true;
+    this.changed();
+  }
+
+  /** A source of one of `contexts` (known once its arguments are resolved there); its index. */
+  addSource(label: string, context: string): number {
+    return this.conn.add(label, context);
+  }
+
+  /** A context whose watch ended with an error: its state in the header, its rows stay. */
+  failed(context: string, message: string): void {
+    this.conn.fail(context, message);
     this.changed();
   }
 

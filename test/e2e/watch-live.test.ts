@@ -5,6 +5,7 @@
  * restart and an outage, and a resize; each way out (q, Ctrl-C, SIGTERM, an error) gives the shell
  * its screen and its terminal modes back, with the exit code of the appending watch. Where a live
  * view must not be used (a pipe, TERM=dumb, --no-live, get -w) the output appends as before.
+ * Several contexts (test/support/fleet-env.ts): one table, CONTEXT first, a state per context.
  * Skipped with a message where tmux or bash is missing (.ci/run installs tmux).
  */
 import { test, describe, before, after } from 'node:test';
@@ -14,6 +15,7 @@ import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import { KDYN, runCommand } from '../support/cli.js';
 import type { ResourceClient } from '../../src/dynamic/client.js';
 import { clientFor } from './watch-helpers.js';
+import { startFleetEnv } from '../support/fleet-env.js';
 
 const HAS_TMUX = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0 && spawnSync('bash', ['--version'], { stdio: 'ignore' }).status === 0;
 
@@ -82,16 +84,21 @@ describe('the live view in tmux', { skip: HAS_TMUX ? false : 'tmux or bash not f
 
   const watchLine = (ns: string, extra = '') => `"${process.execPath}" "${KDYN}" watch configmaps -n ${ns}${extra}; echo "EXIT=$?"; stty -a | grep -o -- '-\\?icanon' | head -1`;
 
-  /** The rows the view shows: name -> DATA (between the column header and a blank or "+N more" line). */
-  function shownRows(screen: string): Map<string, string> {
+  /**
+   * The rows the view shows: name -> DATA (between the column header and a blank or "+N more"
+   * line); `withContext`: `context name` -> DATA, under a CONTEXT column.
+   */
+  function shownRows(screen: string, withContext = false): Map<string, string> {
     const lines = screen.split('\n');
-    const at = lines.findIndex((l) => /^NAME\s+DATA\s+AGE/.test(l));
+    const header = withContext ? /^CONTEXT\s+NAME\s+DATA\s+AGE/ : /^NAME\s+DATA\s+AGE/;
+    const at = lines.findIndex((l) => header.test(l));
     const rows = new Map<string, string>();
     if (at < 0) return rows;
     for (const l of lines.slice(at + 1)) {
       if (l.trim() === '' || /^\+\d+ more/.test(l)) break;
-      const [name, data] = l.trim().split(/\s+/);
-      rows.set(name!, data!);
+      const cells = l.trim().split(/\s+/);
+      if (withContext) rows.set(`${cells[0]} ${cells[1]}`, cells[2]!);
+      else rows.set(cells[0]!, cells[1]!);
     }
     return rows;
   }
@@ -109,13 +116,13 @@ describe('the live view in tmux', { skip: HAS_TMUX ? false : 'tmux or bash not f
     sh.until((s) => same(shownRows(s), serverRows(ns)) && s.split('\n')[0]!.endsWith(`| watching | ${serverRows(ns).size} object${serverRows(ns).size === 1 ? '' : 's'}`), what);
 
   /** After kdyn ended: its exit code, the shell's normal screen back, the terminal in cooked mode. */
-  async function assertRestored(sh: Shell, code: number): Promise<string> {
+  async function assertRestored(sh: Shell, code: number, view = /NAME\s+DATA\s+AGE/): Promise<string> {
     const s = await sh.until((x) => /EXIT=\d+\n(-?icanon)/.test(x), 'the exit line');
     assert.equal(/EXIT=(\d+)/.exec(s)![1], String(code), s);
     assert.equal(/EXIT=\d+\n(-?icanon)/.exec(s)![1], 'icanon', 'cooked mode again');
     assert.equal(await sh.format('#{alternate_on}'), '0', 'the alternate screen left');
     assert.equal(await sh.format('#{cursor_flag}'), '1', 'the cursor shown');
-    assert.ok(!/NAME\s+DATA\s+AGE/.test(s), `the view is gone from the screen:\n${s}`);
+    assert.ok(!view.test(s), `the view is gone from the screen:\n${s}`);
     return s;
   }
 
@@ -204,6 +211,52 @@ describe('the live view in tmux', { skip: HAS_TMUX ? false : 'tmux or bash not f
     await sh.type(`"${process.execPath}" "${KDYN}" get configmaps -n ${ns} -w --request-timeout 1s; echo "EXIT=$?"`);
     const s = await sh.until((x) => /EXIT=\d+/.test(x), 'get -w');
     assert.match(s, /NAME\s+DATA\s+AGE\ncm-0\s+1\s+\S+\n/);
+  });
+
+  test('several contexts: one table with CONTEXT first; creates and deletes in one; its server down: reconnecting, the other\'s rows stay; q restores', async () => {
+    const fleet = await startFleetEnv({ contexts: ['east', 'west'], prefix: 'kdyn-e2e-live-fleet-' });
+    try {
+      const ns = 'live-fleet';
+      const handles = new Map<string, ResourceClient>();
+      for (const [context, server] of fleet.servers) {
+        const client = clientFor(server);
+        await client.resource({ group: '', version: 'v1', resource: 'namespaces' }).create({ metadata: { name: ns } });
+        const cms = client.resource({ group: '', version: 'v1', resource: 'configmaps' }, { namespaced: true }).namespace(ns);
+        for (let i = 0; i < 2; i++) await cms.create({ metadata: { name: `${context}-${i}` }, data: { a: '1' } });
+        handles.set(context, cms);
+      }
+      const shown = (screen: string) => shownRows(screen, true);
+      const server = () => {
+        const rows = new Map<string, string>();
+        for (const [context, s] of fleet.servers) {
+          const items = s.store.list('', 'configmaps', { namespace: ns }).items as Array<{ metadata: { name: string }; data?: Record<string, string> }>;
+          for (const o of items) rows.set(`${context} ${o.metadata.name}`, String(Object.keys(o.data ?? {}).length));
+        }
+        return rows;
+      };
+      const sh = await shell(160, 30, { HOME: fleet.dir, KUBECONFIG: fleet.kubeconfig });
+      await sh.type(watchLine(ns, " --context 'east,west'"));
+      const settled = (what: string) => sh.until((s) => same(shown(s), server()) && s.split('\n')[0] === `east watching, west watching | ${server().size} objects`, what);
+      const first = await settled('both contexts\' objects');
+      // Sorted by context, then namespace/name; the same name in two contexts would be two rows.
+      assert.deepEqual([...shown(first).keys()], ['east east-0', 'east east-1', 'west west-0', 'west west-1'], first);
+      const east = handles.get('east')!;
+      await east.create({ metadata: { name: 'east-new' }, data: { a: '1', b: '2' } });
+      await east.delete('east-0');
+      await settled('creates and deletes in east');
+      await fleet.servers.get('west')!.stopListening();
+      try {
+        const down = await sh.until((s) => /^east watching, west reconnecting( in \d+s)? \(\d+s: /.test(s.split('\n')[0]!), 'west reconnecting in the header');
+        assert.deepEqual([...shown(down).keys()].sort(), [...server().keys()].sort(), `the rows stay while west is down:\n${down}`);
+      } finally {
+        await fleet.servers.get('west')!.listenAgain();
+      }
+      await settled('west back');
+      await sh.keys('q');
+      await assertRestored(sh, 0, /CONTEXT\s+NAME/);
+    } finally {
+      await fleet.stop();
+    }
   });
 
   test('--live where it cannot be: one-line usage errors', async () => {

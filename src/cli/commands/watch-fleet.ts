@@ -4,6 +4,7 @@
  * CONTEXT column (after EVENT), `-o name` a `CONTEXT/` prefix, and jsonl/json/yaml/templates the
  * event as `{"context":C,"type":T,"object":O}`. Notices name the context (`watch of east/pods`).
  * A context that fails is one stderr line and the others go on; exit 1 at the end if any failed.
+ * On a terminal, a table is the live view (../watch-live.ts): one table, CONTEXT first.
  */
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
@@ -20,20 +21,66 @@ import { fleetRequest } from '../fleet.js';
 import { fleetWatch } from '../../fleet/watch.js';
 import { jsonlEvent, withLeadingColumns } from '../../fleet/output.js';
 import { streamOptions, type WatchOptions } from '../watch-options.js';
+import type { FleetWatchOptions } from '../../fleet/watch.js';
+import { createFleetLivePrinter } from '../watch-live.js';
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
-export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: WatchOptions, mode: 'watch' | 'get'): Promise<number> {
+export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: WatchOptions, mode: 'watch' | 'get', live = false): Promise<number> {
   if (opts.waitFor) throw new UsageError('--for is not supported with several contexts or namespaces');
   const fleet = await fleetRequest(args, ctx, { namespaces: true });
   if (fleet.showContext && opts.resourceVersion !== undefined) throw new UsageError('--resource-version is not supported with several contexts: each cluster has its own resource versions');
   const o = opts.output;
   const table = o.format === 'table' || o.format === 'wide';
   const withNamespace = opts.allNamespaces || (fleet.namespaces?.length ?? 0) > 1;
+  const withKind = args.args[0]?.includes(',') === true;
+  const stop = new AbortController();
+  let signal: 'SIGINT' | 'SIGTERM' | undefined;
+  const unlisten = io.onSignal?.((sig) => {
+    signal ??= sig;
+    stop.abort();
+  });
+  const watch = (hooks: Omit<FleetWatchOptions, 'args' | 'prog' | 'namespaces' | 'allNamespaces' | 'watch' | 'maxEvents' | 'signal'>) =>
+    fleetWatch(fleet.contexts, fleet.open, {
+      args: args.args,
+      prog: args.prog,
+      namespaces: fleet.namespaces,
+      allNamespaces: opts.allNamespaces,
+      watch: { ...streamOptions(opts, mode, table), clock: ctx.clock, logger: ctx.logger },
+      maxEvents: opts.maxEvents,
+      signal: stop.signal,
+      ...hooks,
+    });
+  const exit = (failures: number) => {
+    unlisten?.();
+    if (signal !== undefined) return EXIT_FOR_SIGNAL[signal];
+    return failures > 0 ? 1 : 0;
+  };
+
+  if (live) {
+    // q ends the watch (exit 0), Ctrl-C (a key in raw mode) as SIGINT would.
+    const onQuit = (how: 'quit' | 'interrupt') => {
+      if (how === 'interrupt') signal ??= 'SIGINT';
+      stop.abort();
+    };
+    const view = await createFleetLivePrinter({ opts, withNamespace, withKind, clock: ctx.clock, onQuit, contexts: fleet.contexts, showContext: fleet.showContext, context: fleet.showContext ? undefined : (await ctx.restConfig()).contextName }, io);
+    let result;
+    try {
+      result = await watch({
+        ...view.hooks,
+        onEvents: (context, events, sources) => view.events(fleet.showContext ? context : undefined, events, sources),
+        onError: (context, e) => view.failed(context, e),
+      });
+    } finally {
+      view.end(fleet.report);
+    }
+    return exit(result.failures);
+  }
+
   const printer = await createPrinter(o, {
     events: opts.events,
     withNamespace: false, // a column of its own (withLeadingColumns), after CONTEXT
-    withKind: args.args[0]?.includes(',') === true,
+    withKind,
     keepManagedFields: o.showManagedFields || (mode === 'get' && opts.events && (o.format === 'json' || o.format === 'yaml')),
     quiet: false,
     verbose: ctx.logger.enabled(1),
@@ -58,12 +105,6 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
     }
   };
 
-  const stop = new AbortController();
-  let signal: 'SIGINT' | 'SIGTERM' | undefined;
-  const unlisten = io.onSignal?.((sig) => {
-    signal ??= sig;
-    stop.abort();
-  });
   const label = (context: string, type: string) => (fleet.showContext ? `${context}/${type}` : type);
   // The printer keeps outage notices apart per source: one per context and type, named `context/type`.
   const sources = new Map<string, { type: string }>();
@@ -73,14 +114,7 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
     if (!s) sources.set(key, (s = { type: key }));
     return s;
   };
-  const result = await fleetWatch(fleet.contexts, fleet.open, {
-    args: args.args,
-    prog: args.prog,
-    namespaces: fleet.namespaces,
-    allNamespaces: opts.allNamespaces,
-    watch: { ...streamOptions(opts, mode, table), clock: ctx.clock, logger: ctx.logger },
-    maxEvents: opts.maxEvents,
-    signal: stop.signal,
+  const result = await watch({
     onEvents: (context, events) => {
       const c = fleet.showContext ? context : undefined;
       if (table) printer.event(events.map((e) => ({ ...e, object: withLeadingColumns(e.object as Table, { context: c, withNamespace }) })));
@@ -95,10 +129,8 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
     onResume: (context, r, s) => printer.resume(sourceFor(context, s.type), r),
     onGone: (context, s, e) => printer.notice(goneNotice(label(context, s.type), e)),
   });
-  unlisten?.();
   printer.end();
-  if (signal !== undefined) return EXIT_FOR_SIGNAL[signal];
-  return result.failures > 0 ? 1 : 0;
+  return exit(result.failures);
 }
 
 function stripManagedFields(obj: Unstructured): Unstructured {

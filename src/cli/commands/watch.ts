@@ -42,7 +42,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   const liveView = wantsLive(args, opts, mode, io);
 
   // Several contexts or namespaces (issue 24): ../../fleet/watch.ts.
-  if (wantsFleet(args.flags)) return (await import('./watch-fleet.js')).runFleet(args, ctx, io, opts, mode);
+  if (wantsFleet(args.flags)) return (await import('./watch-fleet.js')).runFleet(args, ctx, io, opts, mode, liveView);
 
   await ctx.preconnect();
   const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);

@@ -38,8 +38,12 @@ test('--live insists, with a usage error where it cannot be; --sort-by needs the
   usage({ live: true }, {}, false, undefined, /--live needs a terminal on stdout/);
   usage({ live: true }, {}, true, { TERM: 'dumb' }, /TERM is dumb/);
   usage({ live: true, 'no-live': true }, {}, true, undefined, /together/);
-  usage({ live: true, context: 'a,b' }, {}, true, undefined, /--live shows one context and namespace/);
-  assert.equal(wantsLive(flags({ 'all-contexts': true }), opts(), 'watch', io(true)), false, 'a fleet appends, with its CONTEXT column');
+  // Several contexts or namespaces (issue 24): one view, with a CONTEXT column; appending into a pipe.
+  assert.equal(wantsLive(flags({ live: true, context: 'a,b' }), opts(), 'watch', io(true)), true);
+  assert.equal(wantsLive(flags({ 'all-contexts': true }), opts(), 'watch', io(true)), true);
+  assert.equal(wantsLive(flags({ namespace: 'a,b' }), opts({ sortBy: '{.metadata.name}' }), 'watch', io(true)), true);
+  assert.equal(wantsLive(flags({ 'all-contexts': true }), opts(), 'watch', io(false)), false, 'a fleet into a pipe appends, with its CONTEXT column');
+  assert.equal(wantsLive(flags({ 'all-contexts': true }), opts(), 'get', io(true)), false);
   usage({}, { sortBy: '{.metadata.name}' }, false, undefined, /--sort-by sorts the live view only/);
   assert.equal(wantsLive(flags(), opts({ sortBy: '{.metadata.name}' }), 'watch', io(true)), true);
   assert.equal(wantsLive(flags(), opts({ sortBy: '{.metadata.name}' }), 'get', io(true)), false, "get -w: get's own --sort-by, as before");

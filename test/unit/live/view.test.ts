@@ -242,3 +242,48 @@ test('keys: / filters by name (Enter keeps, Esc clears), q quits, Ctrl-C interru
   assert.ok(screen.closed && !screen.vt.altScreen && screen.vt.cursorVisible, 'the shell screen back, the cursor shown');
   assert.equal(screen.writes.filter((w) => w.includes('\x1b[?1049l')).length, 1);
 });
+
+test('several contexts: one table, CONTEXT first, rows keyed and sorted by context, namespace, name; a state per context', async () => {
+  const { screen, view, pass } = setup({ context: undefined, sources: [], contexts: ['west', 'east'], withContext: true, withNamespace: true }, [100, 12]);
+  const at = (context: string, type: string, name: string, data = 0, namespace = 'ns') => ({ ...ev(type, name, data, { namespace }), context });
+  await pass(100);
+  assert.equal(screen.vt.text().split('\n')[0], 'west listing, east listing | 0 objects', 'no source known yet: listing');
+  const west = view.addSource('configmaps', 'west');
+  const east = view.addSource('configmaps', 'east');
+  // The same namespace/name in both contexts: two rows.
+  view.apply([at('west', 'ADDED', 'a', 1), at('west', 'ADDED', 'b', 2, 'default')], true);
+  view.apply([at('east', 'ADDED', 'a', 3), at('east', 'ADDED', 'c', 4)], true);
+  view.listed(west);
+  view.listed(east);
+  await pass(100);
+  assert.deepEqual(screen.vt.text().split('\n'), [
+    'west watching, east watching | 4 objects',
+    'q quit | / filter by name',
+    'CONTEXT   NAMESPACE   NAME   DATA',
+    'east      ns          a      3',
+    'east      ns          c      4',
+    'west      default     b      2',
+    'west      ns          a      1',
+  ]);
+  // A change and a delete in one context touch its rows only.
+  view.apply([at('east', 'MODIFIED', 'a', 30), at('east', 'DELETED', 'c')]);
+  await pass(100);
+  assert.deepEqual(screen.vt.text().split('\n').slice(3, 7), ['east      ns          a      30', 'east      ns          c      4', 'west      default     b      2', 'west      ns          a      1']);
+  assert.equal(screen.vt.attrAt(3), '7', 'the changed row marked');
+  assert.equal(screen.vt.attrAt(4), '2', 'the deleted row dimmed');
+  assert.equal(screen.vt.attrAt(6), '', 'the other context\'s row of the same name untouched');
+  await pass(5000);
+  view.retry(west, { error: new Error('connect ECONNREFUSED 127.0.0.1:1'), delayMs: 3000 });
+  await pass(1000);
+  assert.deepEqual(screen.vt.text().split('\n').slice(0, 6), [
+    'west reconnecting in 2s (1s: connect ECONNREFUSED 127.0.0.1:1), east watching | 3 objects',
+    'q quit | / filter by name',
+    'CONTEXT   NAMESPACE   NAME   DATA',
+    'east      ns          a      30',
+    'west      default     b      2',
+    'west      ns          a      1',
+  ], 'west\'s rows stay while it reconnects (east\'s deleted row gone after its 5 s)');
+  view.failed('east', 'configmaps is forbidden');
+  await pass(100);
+  assert.match(screen.vt.text().split('\n')[0]!, /, east failed: configmaps is forbidden/);
+});
