@@ -44,6 +44,8 @@ export class Indexer<T extends KubeObject> {
   private readonly funcs = new Map<string, IndexFunc<T>>();
   /** index name -> index value -> keys. */
   private readonly indices = new Map<string, Map<string, Set<string>>>();
+  /** Each index function with its index (what set and delete walk, without a lookup per index). */
+  private readonly maintained: Array<{ fn: IndexFunc<T>; index: Map<string, Set<string>> }> = [];
 
   constructor(indexers: Record<string, IndexFunc<T>> = {}) {
     this.addIndexers(indexers);
@@ -58,6 +60,7 @@ export class Indexer<T extends KubeObject> {
       this.funcs.set(name, fn);
       const index = new Map<string, Set<string>>();
       this.indices.set(name, index);
+      this.maintained.push({ fn, index });
       for (const [key, obj] of this.items) addTo(index, fn(obj), key);
     }
   }
@@ -95,7 +98,7 @@ export class Indexer<T extends KubeObject> {
     const old = this.items.get(key);
     if (old) this.unindex(key, old);
     this.items.set(key, obj);
-    for (const [name, fn] of this.funcs) addTo(this.indices.get(name)!, fn(obj), key);
+    for (const { fn, index } of this.maintained) addTo(index, fn(obj), key);
     return old;
   }
 
@@ -109,8 +112,7 @@ export class Indexer<T extends KubeObject> {
   }
 
   private unindex(key: string, obj: T): void {
-    for (const [name, fn] of this.funcs) {
-      const index = this.indices.get(name)!;
+    for (const { fn, index } of this.maintained) {
       for (const value of fn(obj)) {
         const keys = index.get(value);
         keys?.delete(key);
