@@ -2,8 +2,10 @@
  * The informer's local store with indexes (client-go's `tools/cache` ThreadSafeStore + Indexers):
  * objects by key (`namespace/name`, or `name` when cluster-scoped), and for each named index a map
  * from index value to keys, kept up to date on every set and delete. `byIndex(name, value)` is a
- * lookup, not a scan. Built-in index functions: `byNamespace` (the informer always has it, as index
- * `namespace`) and `byLabel(label)` (the value of one label).
+ * lookup, not a scan. The indexes are built in one pass on the first lookup and kept up to date from
+ * then on: an informer's initial list of many objects does no index work unless indexes are used.
+ * Built-in index functions: `byNamespace` (the informer always has it, as index `namespace`) and
+ * `byLabel(label)` (the value of one label).
  */
 import { KdynError } from '../core/errors.js';
 
@@ -44,6 +46,10 @@ export class Indexer<T extends KubeObject> {
   private readonly funcs = new Map<string, IndexFunc<T>>();
   /** index name -> index value -> keys. */
   private readonly indices = new Map<string, Map<string, Set<string>>>();
+  /** Each index function with its index (what set and delete walk, without a lookup per index). */
+  private readonly maintained: Array<{ fn: IndexFunc<T>; index: Map<string, Set<string>> }> = [];
+  /** Whether the indexes were built (on the first lookup); until then set and delete leave them alone. */
+  private indexed = false;
 
   constructor(indexers: Record<string, IndexFunc<T>> = {}) {
     this.addIndexers(indexers);
@@ -58,7 +64,8 @@ export class Indexer<T extends KubeObject> {
       this.funcs.set(name, fn);
       const index = new Map<string, Set<string>>();
       this.indices.set(name, index);
-      for (const [key, obj] of this.items) addTo(index, fn(obj), key);
+      this.maintained.push({ fn, index });
+      if (this.indexed) for (const [key, obj] of this.items) addTo(index, fn(obj), key);
     }
   }
 
@@ -82,11 +89,13 @@ export class Indexer<T extends KubeObject> {
   byIndex(name: string, value: string): T[] {
     const index = this.indices.get(name);
     if (!index) throw new KdynError(`informer: no index named "${name}" (defined: ${[...this.funcs.keys()].join(', ') || 'none'})`);
+    this.buildIndexes();
     return [...(index.get(value) ?? [])].map((key) => this.items.get(key)!);
   }
 
   /** The values index `name` holds (e.g. every namespace with objects). */
   indexValues(name: string): string[] {
+    this.buildIndexes();
     return [...(this.indices.get(name)?.keys() ?? [])];
   }
 
@@ -95,7 +104,7 @@ export class Indexer<T extends KubeObject> {
     const old = this.items.get(key);
     if (old) this.unindex(key, old);
     this.items.set(key, obj);
-    for (const [name, fn] of this.funcs) addTo(this.indices.get(name)!, fn(obj), key);
+    if (this.indexed) for (const { fn, index } of this.maintained) addTo(index, fn(obj), key);
     return old;
   }
 
@@ -108,9 +117,16 @@ export class Indexer<T extends KubeObject> {
     return old;
   }
 
+  /** Builds every index over the current objects, once (the first lookup). */
+  private buildIndexes(): void {
+    if (this.indexed) return;
+    this.indexed = true;
+    for (const [key, obj] of this.items) for (const { fn, index } of this.maintained) addTo(index, fn(obj), key);
+  }
+
   private unindex(key: string, obj: T): void {
-    for (const [name, fn] of this.funcs) {
-      const index = this.indices.get(name)!;
+    if (!this.indexed) return;
+    for (const { fn, index } of this.maintained) {
       for (const value of fn(obj)) {
         const keys = index.get(value);
         keys?.delete(key);

@@ -49,6 +49,8 @@ export class Informer<T extends KubeObject = Unstructured> {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly registrations = new Set<Registration<T>>();
+  /** The registrations as of the last add or remove: what an event is delivered to (no copy per event). */
+  private delivering: Array<Registration<T>> = [];
   private readonly healthListeners = new Set<(h: InformerHealth) => void>();
   private readonly syncWaiters = new Set<(synced: boolean) => void>();
   private readonly status: Omit<InformerHealth, 'objects'> = { state: 'stopped', synced: false, unreachable: false, relists: 0, failures: 0 };
@@ -108,6 +110,7 @@ export class Informer<T extends KubeObject = Unstructured> {
   addEventHandler(handlers: EventHandlers<T>, options: HandlerOptions = {}): HandlerRegistration {
     const reg: Registration<T> = { handlers, resyncMs: options.resyncMs ?? this.options.resyncMs ?? 0, removed: new AbortController() };
     this.registrations.add(reg);
+    this.delivering = [...this.registrations];
     for (const obj of this.store.list()) this.call(() => handlers.onAdd?.(obj, true));
     if (this.running) void this.resyncLoop(reg, this.running.signal);
     return {
@@ -115,6 +118,7 @@ export class Informer<T extends KubeObject = Unstructured> {
       remove: () => {
         reg.removed.abort();
         this.registrations.delete(reg);
+        this.delivering = [...this.registrations];
       },
     };
   }
@@ -280,7 +284,7 @@ export class Informer<T extends KubeObject = Unstructured> {
     }
     // A fresh list repeats what the store has: nothing changed.
     if (this.phase === 'fresh' && was.resourceVersion === now.resourceVersion) return;
-    for (const r of [...this.registrations]) this.call(() => r.handlers.onUpdate?.(old, obj));
+    for (const r of this.delivering) this.call(() => r.handlers.onUpdate?.(old, obj));
   }
 
   /** A (re)list is complete: objects a fresh list did not deliver are gone. */
@@ -301,11 +305,11 @@ export class Informer<T extends KubeObject = Unstructured> {
 
   private added(obj: T): void {
     const initial = this.phase !== 'watch';
-    for (const r of [...this.registrations]) this.call(() => r.handlers.onAdd?.(obj, initial));
+    for (const r of this.delivering) this.call(() => r.handlers.onAdd?.(obj, initial));
   }
 
   private deleted(obj: T | DeletedFinalStateUnknown<T>): void {
-    for (const r of [...this.registrations]) this.call(() => r.handlers.onDelete?.(obj));
+    for (const r of this.delivering) this.call(() => r.handlers.onDelete?.(obj));
   }
 
   /** Runs a handler; a throw is reported and the informer goes on. */

@@ -31,8 +31,9 @@ export class ObjectStore<T> {
     return this.items.get(key);
   }
 
-  set(meta: ObjectKey, obj: T): void {
-    this.items.set(ObjectStore.key(meta), { meta, obj });
+  /** `key`: ObjectStore.key(meta), when the caller has it already. */
+  set(meta: ObjectKey, obj: T, key = ObjectStore.key(meta)): void {
+    this.items.set(key, { meta, obj });
   }
 
   delete(key: string): void {

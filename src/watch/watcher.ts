@@ -162,7 +162,8 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
 
   /** One paged list; yields ADDED/MODIFIED/DELETED against the store (nothing with `silent`). */
   private async *list(silent: boolean): AsyncGenerator<WatchEvent<T>, void, undefined> {
-    const seen = new Set<string>();
+    // Into an empty store (the first list) every object is new and none can be gone: no keys to track.
+    const seen = this.store.size > 0 ? new Set<string>() : undefined;
     const q = {
       labelSelector: this.opts.labelSelector,
       fieldSelector: this.fieldSelector,
@@ -179,9 +180,9 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
         const meta = this.store.meta(item);
         if (!meta) continue;
         const key = ObjectStore.key(meta);
-        seen.add(key);
+        seen?.add(key);
         const old = this.store.get(key);
-        this.store.set(meta, item);
+        this.store.set(meta, item, key);
         if (silent) continue;
         if (!old) yield { type: 'ADDED', object: item };
         else if (old.meta.uid && meta.uid && old.meta.uid !== meta.uid) {
@@ -192,7 +193,7 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
       }
     }
     const gone: string[] = [];
-    for (const key of this.store.keys()) if (!seen.has(key)) gone.push(key);
+    if (seen) for (const key of this.store.keys()) if (!seen.has(key)) gone.push(key);
     for (const key of gone) {
       const old = this.store.get(key)!;
       this.store.delete(key);
@@ -314,7 +315,7 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
     }
     // A change the consumer already has (same version) is not repeated.
     if (old && old.meta.resourceVersion === meta.resourceVersion && old.meta.uid === meta.uid) return undefined;
-    this.store.set(meta, obj);
+    this.store.set(meta, obj, key);
     return { type, object: obj };
   }
 

@@ -95,6 +95,13 @@ test('list then watch: an indexed store, add/update/delete handlers, late handle
   await cms.delete('c');
   await rec.until((l) => l.includes(`delete ${ns}/c`), 'the delete of c');
   assert.equal(late.lines.length, 2, 'a removed handler gets nothing more');
+  // The indexes were built on the first lookup above; from then on every change keeps them up to date.
+  assert.deepEqual(inf.byIndex('app', 'x').map(keyOf), [`${ns}/a`], 'c left the index with its delete');
+  await cms.patch('a', { metadata: { labels: { app: 'y' } } }, 'merge');
+  await rec.until((l) => l.length === 7, 'the relabel of a');
+  assert.deepEqual(inf.byIndex('app', 'x'), [], 'a left its old index value');
+  assert.deepEqual(inf.byIndex('app', 'y').map(keyOf), [`${ns}/a`]);
+  assert.deepEqual(inf.indexValues('app'), ['y']);
 
   const h = inf.health();
   assert.equal(h.state, 'watching');
