@@ -4,6 +4,7 @@
  * listed with one request (paged), and the output says where each object lives (./output.ts):
  * - tables: one table per resource over every context, CONTEXT first (NAMESPACE next, with -A or
  *   several namespaces); only printed cells are kept;
+ * - custom-columns: one table over every context, CONTEXT then the user's columns (./custom-columns.ts);
  * - object formats: each context's output is produced on its own and written in the contexts'
  *   order as soon as every earlier context is done (./fanout.ts), so memory stays that of the
  *   objects printed, not of the number of clusters.
@@ -24,6 +25,7 @@ import { formatColumns } from '../printers/columns.js';
 import { TABWRITER_MIN_WIDTH, TableAccumulator } from '../printers/table.js';
 import { fanOut } from './fanout.js';
 import { contextList, jsonlRecord, prefixLines, withLeadingColumns } from './output.js';
+import { ContextColumns, renderContextColumns } from './custom-columns.js';
 
 /** What the fleet needs of one context's connection (the CLI's lazily built layers fit). */
 export interface Member {
@@ -39,7 +41,7 @@ export interface Member {
 export interface FleetGetOptions {
   args: readonly string[];
   prog?: string;
-  /** -o and the printing flags, prepared (../printers/index.ts); custom-columns only without `showContext`. */
+  /** -o and the printing flags, prepared (../printers/index.ts: the template compiled). */
   output: GetOutput;
   /** Print the CONTEXT (false: one context, several namespaces: the single-context output). */
   showContext: boolean;
@@ -67,6 +69,8 @@ interface TableGroup {
 interface ContextOutput {
   groups: TableGroup[];
   text: string;
+  /** custom-columns with the context: the rows, CONTEXT first. */
+  columns?: string[][];
   errors: unknown[];
 }
 
@@ -74,6 +78,8 @@ interface ContextOutput {
 export async function fleetGet(contexts: readonly string[], open: (context: string) => Member, o: FleetGetOptions): Promise<number> {
   const table = o.output.format.type === 'table';
   const shared = !o.showContext && !table ? await objectPrinter(o, false) : undefined;
+  const columns = contextColumnsTemplate(o);
+  const allColumns: string[][][] = [];
   const allGroups = new Map<string, { kindPrefix: string; namespaced: boolean; parts: TableAccumulator[] }>();
   let failures = 0;
   let printed = false;
@@ -92,6 +98,7 @@ export async function fleetGet(contexts: readonly string[], open: (context: stri
     onResult: (r) => {
       if (!r.ok) return report(r.context, [r.error]);
       const out = r.value;
+      if (out.columns) allColumns.push(out.columns);
       for (const g of out.groups) {
         let all = allGroups.get(g.key);
         if (!all) allGroups.set(g.key, (all = { kindPrefix: g.kindPrefix, namespaced: g.namespaced, parts: [] }));
@@ -109,6 +116,11 @@ export async function fleetGet(contexts: readonly string[], open: (context: stri
   if (shared) {
     const tail = shared.end();
     if (tail) o.stdout.write(tail);
+  }
+  if (columns && allColumns.length > 0) {
+    // As a single-context get: the header even when no context had objects.
+    o.stdout.write(renderContextColumns(columns, allColumns, o.output.noHeaders));
+    printed = true;
   }
   if (table) {
     const withKind = o.output.showKind || allGroups.size > 1;
@@ -138,13 +150,17 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
   const out: ContextOutput = { groups: [], text: '', errors: [] };
   const label = o.showContext ? context : undefined;
 
-  const printer = o.output.format.type === 'table' ? undefined : (shared ?? (await objectPrinter(o, true)));
+  const template = contextColumnsTemplate(o);
+  const columns = template && new ContextColumns(template);
+  const printer = o.output.format.type === 'table' || columns ? undefined : (shared ?? (await objectPrinter(o, true)));
   const items: Unstructured[] = [];
   const omitManagedFields = !o.output.showManagedFields && ['json', 'yaml', 'jsonl'].includes(o.output.format.type);
   // name and jsonl stream page by page; the List formats (and --sort-by) hold the context's objects.
-  const streams = !o.output.sorter && (shared !== undefined || o.output.format.type === 'name' || o.output.format.type === 'jsonl');
+  const perObject = shared !== undefined || columns !== undefined || o.output.format.type === 'name' || o.output.format.type === 'jsonl';
+  const streams = !o.output.sorter && perObject;
   const render = (page: Unstructured[], gk: { group: string; kind: string }) => {
     if (shared) o.stdout.write(shared.page(page, gk));
+    else if (columns) columns.add(page);
     else if (o.output.format.type === 'name') out.text += prefixLines(printer!.page(page, gk), context);
     else for (const i of page) out.text += jsonlRecord(context, i);
   };
@@ -181,10 +197,14 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
     }
     if (o.output.format.type === 'table') out.groups.push(group);
   }
-  if (printer && !streams) {
+  if ((printer || columns) && !streams) {
     if (o.output.sorter) o.output.sorter.sortObjects(items);
-    if (shared || o.output.format.type === 'name' || o.output.format.type === 'jsonl') for (const i of items) render([i], kinds.get(i)!);
-    else out.text = printer.page([contextList(context, items)], { group: '', kind: 'List' }) + printer.end();
+    if (perObject) for (const i of items) render([i], kinds.get(i)!);
+    else out.text = printer!.page([contextList(context, items)], { group: '', kind: 'List' }) + printer!.end();
+  }
+  if (columns) {
+    out.columns = columns.rows(context);
+    if (columns.failure !== undefined) out.errors.push(columns.failure);
   }
   return out;
 }
@@ -223,6 +243,12 @@ async function objects(handle: ResourceClient, req: GetRequest, o: FleetGetOptio
 
 function notFound(e: unknown, _o: FleetGetOptions): boolean {
   return e instanceof StatusError && e.code === 404 && e.status.details?.name !== undefined;
+}
+
+/** The compiled custom columns when they are printed with the context (undefined otherwise). */
+function contextColumnsTemplate(o: FleetGetOptions) {
+  const t = o.output.template?.compiled;
+  return o.showContext && o.output.format.type === 'custom-columns' && t?.type === 'columns' ? t : undefined;
 }
 
 /**

@@ -64,6 +64,9 @@ function relaxed(expr: string): string {
   }
 }
 
+/** printers.GetNewTabWriter: minwidth 6, padding 3. */
+export const CUSTOM_COLUMNS_MIN_WIDTH = 6;
+
 /**
  * Collects custom-columns rows object by object (page by page) and renders them aligned.
  * Only the cell strings are kept, never the objects.
@@ -107,8 +110,12 @@ export class CustomColumnsPrinter {
    * list (`get -o custom-columns=...` with no objects prints just the header line, exit 0).
    */
   render(): string {
-    const all = this.options.noHeaders ? this.rows : [this.columns.map((c) => c.header), ...this.rows];
-    return formatColumns(all, { minWidth: 6 }); // printers.GetNewTabWriter: minwidth 6, padding 3
+    return formatColumns(this.lines(), { minWidth: CUSTOM_COLUMNS_MIN_WIDTH });
+  }
+
+  /** The header (unless noHeaders) and every row, as cells, unaligned (a fleet aligns several contexts' at once). */
+  lines(): string[][] {
+    return this.options.noHeaders ? this.rows : [this.columns.map((c) => c.header), ...this.rows];
   }
 }
 

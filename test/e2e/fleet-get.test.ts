@@ -6,6 +6,7 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { load, loadAll } from 'js-yaml';
 import { FakeClock } from '../../src/core/clock.js';
 import { startFleetEnv, type FleetEnv } from '../support/fleet-env.js';
@@ -134,10 +135,35 @@ describe('every output format over several contexts', () => {
     const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'go-template={{.context}}{{range .items}} {{.metadata.name}}{{end}}{{"\\n"}}']);
     assert.equal(r.out, 'prod-east app-config\nstaging app-config\n');
   });
-  test('-o custom-columns: refused with several contexts (usage error, nothing sent)', async () => {
-    const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'custom-columns=N:.metadata.name']);
-    assert.equal(r.code, 2);
-    assert.match(r.err, /custom-columns is not supported with several contexts/);
+  test('-o custom-columns: one table, CONTEXT then the user\'s columns, every context in order', async () => {
+    const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'custom-columns=N:.metadata.name,KEYS:.data.*']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'CONTEXT     N            KEYS\nprod-east   app-config   a,b,info\nstaging     app-config   a,b,info\n');
+  });
+  test('-o custom-columns-file, --no-headers and --sort-by (within each context)', async () => {
+    const file = `${env.dir}/columns.txt`;
+    writeFileSync(file, 'NAME   NAMESPACE\n.metadata.name   .metadata.namespace\n');
+    const r = await kdyn(['get', 'configmaps', '--context', 'staging,prod-east', '-A', '-o', `custom-columns-file=${file}`, '--sort-by', '{.metadata.name}', '--no-headers']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'staging     app-config      demo\nstaging     team-settings   team-a\nprod-east   app-config      demo\nprod-east   team-settings   team-a\n');
+  });
+  test('-o custom-columns with one context and several namespaces: the single-context -A output (the user\'s columns only)', async () => {
+    const spec = 'custom-columns=N:.metadata.name,NS:.metadata.namespace';
+    const [r, all] = await Promise.all([kdyn(['get', 'configmaps', '-n', 'demo,team-a', '--context', 'staging', '-o', spec]), kdyn(['get', 'configmaps', '-A', '--context', 'staging', '-o', spec])]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'N               NS\napp-config      demo\nteam-settings   team-a\n');
+    assert.equal(r.out, all.out);
+  });
+  test('-o custom-columns: a cluster down and a path failing in one context: one line each, the rows before kept, exit 1', async () => {
+    // `.spec.engines[0]` fails on a rocket (engines is a number), after the configmaps' rows, as a single-context get does.
+    const spec = 'custom-columns=N:.metadata.name,E:.spec.engines[0]';
+    const single = await kdyn(['get', 'configmaps,rockets', '-n', 'demo', '--context', 'prod-east', '-o', spec]);
+    assert.equal(single.out, 'N            E\napp-config   <none>\n');
+    assert.equal(single.err, 'error: int64 is not array or slice\n');
+    const r = await kdyn(['get', 'configmaps,rockets', '-n', 'demo', '--context', 'prod-down,prod-east', '-o', spec]);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, 'CONTEXT     N            E\nprod-east   app-config   <none>\n');
+    assert.deepEqual(lines(r.err).map((l) => l.replace(/: The connection .*/, ': refused')), ['error: context "prod-down": refused', 'error: context "prod-east": int64 is not array or slice']);
   });
   test('a named object missing in one context: its NotFound line names the context, the others print', async () => {
     const notFound = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'configmaps "app-config" not found', reason: 'NotFound', details: { name: 'app-config', kind: 'configmaps' }, code: 404 });

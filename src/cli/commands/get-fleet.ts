@@ -5,7 +5,6 @@
  */
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../../core/errors.js';
 import type { GetOutput } from '../../printers/index.js';
 import { fleetRequest } from '../fleet.js';
 import { fleetGet } from '../../fleet/get.js';
@@ -13,9 +12,6 @@ import type { GetOptions } from './get.js';
 
 export async function runFleet(args: ParsedArgs, ctx: Context, opts: GetOptions, output: GetOutput): Promise<number> {
   const fleet = await fleetRequest(args, ctx, { namespaces: true });
-  if (fleet.showContext && output.format.type === 'custom-columns') {
-    throw new UsageError('-o custom-columns is not supported with several contexts: use -o jsonl, or a jsonpath template with {.context}');
-  }
   const failures = await fleetGet(fleet.contexts, fleet.open, {
     ...opts,
     output,
