@@ -8,6 +8,10 @@
  * - object formats: each context's output is produced on its own and written in the contexts'
  *   order as soon as every earlier context is done (./fanout.ts), so memory stays that of the
  *   objects printed, not of the number of clusters.
+ * Per context, names are mapped as a single-context get maps them: a name missing from a cached
+ * discovery refetches it once (the context's DeferredRESTMapper), and a collection that is gone
+ * (a 404 on it: its CRD was deleted) refreshes that context's mapping and lists again
+ * (../restmapper/stale.ts), with kubectl's `Unable to list ...` wording otherwise.
  * A context that fails (down, forbidden, too slow) is reported by `onError` after its output (if
  * any); the others are printed in full. With `context` undefined (one context, several
  * namespaces), the output is the single-context get's with the NAMESPACE column of -A.
@@ -19,6 +23,7 @@ import type { Unstructured } from '../core/unstructured.js';
 import type { DynamicClient, ResourceClient } from '../dynamic/client.js';
 import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
 import { resolveGetArgs, type GetRequest } from '../restmapper/args.js';
+import { listError, withFreshMapping } from '../restmapper/stale.js';
 import type { GetOutput, OutputFormat } from '../printers/index.js';
 import { createObjectPrinter, type ObjectPrinter } from '../printers/objects.js';
 import { formatColumns } from '../printers/columns.js';
@@ -174,28 +179,31 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
   };
 
   for (const req of plan.requests) {
-    const { mapping } = req;
-    const group: TableGroup = {
-      key: `${mapping.gvr.group}/${mapping.gvr.resource}`,
-      kindPrefix: (mapping.gvk.group ? `${mapping.gvk.kind}.${mapping.gvk.group}` : mapping.gvk.kind).toLowerCase(),
-      namespaced: mapping.namespaced,
-      acc: new TableAccumulator({ wide: o.output.format.type === 'table' && o.output.format.wide, noHeaders: o.output.noHeaders, showLabels: o.output.showLabels, labelColumns: o.output.labelColumns }),
-    };
+    // The mapping may change once, when the collection is gone (../restmapper/stale.ts): as for one context.
+    let mapping = req.mapping;
+    const acc = new TableAccumulator({ wide: o.output.format.type === 'table' && o.output.format.wide, noHeaders: o.output.noHeaders, showLabels: o.output.showLabels, labelColumns: o.output.labelColumns });
     const addTable = (t: Table) => {
       if (o.output.sorter) o.output.sorter.sortTable(t);
-      group.acc.add(withLeadingColumns(t, { context: label, withNamespace: withNamespace && mapping.namespaced }));
+      acc.add(withLeadingColumns(t, { context: label, withNamespace: withNamespace && mapping.namespaced }));
+    };
+    const list = async (m: ResourceMapping, ns: string | undefined) => {
+      mapping = m;
+      const base = client.resource(m.gvr, { namespaced: m.namespaced });
+      const handle = ns !== undefined && m.namespaced ? base.namespace(ns) : base;
+      if (o.output.format.type === 'table') await tables(handle, req, o, withNamespace, addTable, out);
+      else await objects(handle, req, o, (page) => emit(page, m), out);
     };
     for (const ns of mapping.namespaced ? namespaces : [undefined]) {
-      const base = client.resource(mapping.gvr, { namespaced: mapping.namespaced });
-      const handle = ns !== undefined && mapping.namespaced ? base.namespace(ns) : base;
       try {
-        if (o.output.format.type === 'table') await tables(handle, req, o, withNamespace, addTable, out);
-        else await objects(handle, req, o, (page) => emit(page, mapping), out);
+        await withFreshMapping(mapper, req.arg, mapping, (m) => list(m, ns));
       } catch (e) {
-        out.errors.push(e);
+        out.errors.push(listError(e, { gvr: mapping.gvr, named: req.names.length > 0, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector }));
       }
     }
-    if (o.output.format.type === 'table') out.groups.push(group);
+    if (o.output.format.type === 'table') {
+      const { gvr, gvk, namespaced } = mapping;
+      out.groups.push({ key: `${gvr.group}/${gvr.resource}`, kindPrefix: (gvk.group ? `${gvk.kind}.${gvk.group}` : gvk.kind).toLowerCase(), namespaced, acc });
+    }
   }
   if ((printer || columns) && !streams) {
     if (o.output.sorter) o.output.sorter.sortObjects(items);

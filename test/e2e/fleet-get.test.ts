@@ -1,8 +1,9 @@
 /**
  * Fleet reads (issue 24), the built CLI against several local API servers and one kubeconfig with a
  * context each: `-n a,b`, `--context a,b`, globs, `--all-contexts`, every output format, a cluster
- * that is down, a cluster that forbids the request, `--request-timeout` bounding a slow cluster, and
- * one plain `--context` staying byte for byte today's output (and kubectl's).
+ * that is down, a cluster that forbids the request, a CRD created or deleted in one cluster after its
+ * discovery cache was written, `--request-timeout` bounding a slow cluster, and one plain
+ * `--context` staying byte for byte today's output (and kubectl's).
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,9 @@ import { load, loadAll } from 'js-yaml';
 import { FakeClock } from '../../src/core/clock.js';
 import { startFleetEnv, type FleetEnv } from '../support/fleet-env.js';
 import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
+import { simpleCrd } from '../support/apiserver/crds.js';
+import type { Unstructured } from '../../src/core/unstructured.js';
+import { clientFor } from './watch-helpers.js';
 
 let env: FleetEnv;
 const kdyn = (args: string[]): Promise<Run> => runKdyn(args, { env: { PATH: process.env.PATH, HOME: env.dir, KUBECONFIG: env.kubeconfig }, cwd: env.dir });
@@ -210,6 +214,47 @@ describe('api-resources over several contexts', () => {
     assert.equal(r.code, 1);
     assert.equal(lines(r.out).length, 5);
     assert.match(r.err, /^error: context "prod-down": /);
+  });
+});
+
+describe('discovery per context, as a single-context get', () => {
+  const crds = (context: string) => clientFor(env.servers.get(context)!).resource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' }, { namespaced: false });
+  const create = async (context: string, group: string, plural: string, kind: string) => {
+    await crds(context).create(simpleCrd({ group, plural, kind }) as Unstructured);
+    await clientFor(env.servers.get(context)!).resource({ group, version: 'v1', resource: plural }, { namespaced: true }).namespace('demo').create({ apiVersion: `${group}/v1`, kind, metadata: { name: `${context}-${kind.toLowerCase()}` } });
+  };
+  const both = ['--context', 'prod-east,prod-west', '-n', 'demo'];
+
+  test('a CRD created in one cluster after its cache was written: found there (one refetch), the other says it has no such type, exit 1', async () => {
+    const warm = await kdyn(['get', 'configmaps', ...both, '-o', 'name']);
+    assert.equal(warm.code, 0, warm.err);
+    await create('prod-east', 'fresh.example.com', 'gadgets', 'Gadget');
+    for (const s of env.servers.values()) s.clearLog();
+    const r = await kdyn(['get', 'gadgets', ...both]);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /^CONTEXT +NAME +AGE\nprod-east +prod-east-gadget +/);
+    assert.equal(lines(r.out).length, 2);
+    assert.equal(r.err, 'error: context "prod-west": the server doesn\'t have a resource type "gadgets"\n');
+    // Each context asked its own discovery again, once.
+    for (const c of ['prod-east', 'prod-west']) assert.equal(env.servers.get(c)!.requestLog.filter((e) => e.path === '/apis').length, 1, c);
+  });
+
+  test('a CRD deleted in one cluster while its cache maps the name: that context maps it again and lists the new group', async () => {
+    for (const c of ['prod-east', 'prod-west']) await create(c, 'a.example.com', 'gizmos', 'Gizmo');
+    const first = await kdyn(['get', 'gizmos', ...both, '-o', 'name']);
+    assert.equal(first.out, 'prod-east/gizmo.a.example.com/prod-east-gizmo\nprod-west/gizmo.a.example.com/prod-west-gizmo\n', first.err);
+    // In prod-east another group takes the name over; prod-east's cache (fresh for 10 minutes) still says a.example.com.
+    await create('prod-east', 'b.example.com', 'gizmos', 'Gizmo');
+    await crds('prod-east').delete('gizmos.a.example.com');
+    const r = await kdyn(['get', 'gizmos', ...both, '-o', 'name']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'prod-east/gizmo.b.example.com/prod-east-gizmo\nprod-west/gizmo.a.example.com/prod-west-gizmo\n');
+    // Gone everywhere in prod-west: the unknown-name error there, named.
+    await crds('prod-west').delete('gizmos.a.example.com');
+    const gone = await kdyn(['get', 'gizmos', ...both, '-o', 'name']);
+    assert.equal(gone.code, 1);
+    assert.equal(gone.out, 'prod-east/gizmo.b.example.com/prod-east-gizmo\n');
+    assert.equal(gone.err, 'error: context "prod-west": the server doesn\'t have a resource type "gizmos"\n');
   });
 });
 

@@ -9,10 +9,10 @@ import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { StatusError } from '../../core/errors.js';
-import { gvrString, sameGVR } from '../../core/gvk.js';
 import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
 import type { RESTMapper, ResourceMapping } from '../../restmapper/types.js';
 import { parseGetArgs, resolveGetArgs, type GetRequest } from '../../restmapper/args.js';
+import { listError, withFreshMapping } from '../../restmapper/stale.js';
 import { createPrinter, prepareOutput, readOutput, type GetOutput, type GetPrinter } from '../../printers/index.js';
 import { reportError } from '../report-error.js';
 import { wantsFleet } from '../fleet.js';
@@ -107,43 +107,18 @@ export function handleFor(state: Pick<GetRun, 'client' | 'namespace'>, mapping: 
   return mapping.namespaced && state.namespace ? h.namespace(state.namespace) : h;
 }
 
-/** A 404 that is not about one object: the collection itself is gone (e.g. its CRD was deleted). */
-export function isCollectionGone(e: unknown): boolean {
-  return e instanceof StatusError && e.code === 404 && !e.status.details?.name;
-}
-
 async function withMapping<T>(state: GetRun, job: Job, fn: (job: Job) => Promise<T>): Promise<T> {
   try {
-    return await fn(job);
+    return await withFreshMapping(state.mapper, job.request.arg, job.mapping, (mapping) => {
+      if (mapping !== job.mapping) {
+        job.mapping = mapping;
+        job.handle = handleFor(state, mapping);
+      }
+      return fn(job);
+    });
   } catch (e) {
-    if (!isCollectionGone(e)) throw listError(e, job, state.opts);
-    // The mapping is stale (e.g. its CRD was deleted): ask discovery again. A name that now maps
-    // to nothing throws NoResourceMatchError, kubectl's unknown-name error.
-    await state.mapper.refresh();
-    const mapping = await state.mapper.resourceFor(job.request.arg);
-    if (sameGVR(mapping.gvr, job.mapping.gvr)) throw listError(e, job, state.opts);
-    job.mapping = mapping;
-    job.handle = handleFor(state, mapping);
-    try {
-      return await fn(job);
-    } catch (e2) {
-      throw listError(e2, job, state.opts);
-    }
+    throw listError(e, { gvr: job.mapping.gvr, named: job.request.names.length > 0, labelSelector: state.opts.labelSelector, fieldSelector: state.opts.fieldSelector });
   }
-}
-
-/**
- * kubectl's wording for a list that failed with 400 or 404 (`CR/pkg/resource/selector.go`):
- * `Unable to list "g/v, Resource=r": ...`, or `Unable to find ... that match label selector ...`.
- */
-export function listError(e: unknown, job: Job, opts: GetOptions): unknown {
-  if (!(e instanceof StatusError) || job.request.names.length > 0 || (e.code !== 400 && e.code !== 404)) return e;
-  const what = JSON.stringify(gvrString(job.mapping.gvr));
-  const msg = e.status.message ?? '';
-  const text = opts.labelSelector || opts.fieldSelector
-    ? `Unable to find ${what} that match label selector ${JSON.stringify(opts.labelSelector ?? '')}, field selector ${JSON.stringify(opts.fieldSelector ?? '')}: ${msg}`
-    : `Unable to list ${what}: ${msg}`;
-  return new StatusError({ ...e.status, message: text }, e.httpStatus);
 }
 
 /** Objects the user named with NotFound ignored (--ignore-not-found) or recorded for the end. */
