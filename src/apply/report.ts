@@ -40,6 +40,11 @@ export function summaryLine(report: ApplyReport, opts: { serverDryRun: boolean; 
   return opts.interrupted ? `interrupted: ${s}` : s;
 }
 
+/** A client dry run's summary: `2 objects: 2 would be sent, 0 failed (client dry run)`. */
+export function clientDryRunSummary(total: number, sent: number, failed: number): string {
+  return `${total} object${total === 1 ? '' : 's'}: ${sent} would be sent, ${failed} failed (client dry run)`;
+}
+
 /**
  * Waits until every applied object is ready (./wait.ts). Returns how many are, and one line per
  * object that is not (`error: timed out waiting for deployment.apps/web: ...`).

@@ -7,7 +7,7 @@
  */
 import type { IO } from '../core/io.js';
 import type { Unstructured } from '../core/unstructured.js';
-import type { ApplyOutput, ApplyPrintContext, ApplyPrinter } from './index.js';
+import type { AppliedObject, ApplyOutput, ApplyPrintContext, ApplyPrinter } from './index.js';
 import { createObjectPrinter } from './objects.js';
 
 export async function createApplyPrinter(o: ApplyOutput, ctx: ApplyPrintContext, io: IO): Promise<ApplyPrinter> {
@@ -18,7 +18,7 @@ export async function createApplyPrinter(o: ApplyOutput, ctx: ApplyPrintContext,
   return {
     page(results) {
       if (toYAML) {
-        io.stdout.write(results.map((r) => `# ${r.request!.method} ${r.request!.path}?${new URLSearchParams(r.request!.query).toString()}\n${toYAML(r.object)}`).join('---\n'));
+        io.stdout.write(results.map((r) => requestDocument(r.request!, toYAML(r.object))).join('---\n'));
         return;
       }
       let out = '';
@@ -35,4 +35,12 @@ export async function createApplyPrinter(o: ApplyOutput, ctx: ApplyPrintContext,
       if (whole && held.length > 0) io.stdout.write(whole.page(held, { group: '', kind: '' }) + whole.end());
     },
   };
+}
+
+/**
+ * One request of a client dry run as a YAML document: `# PATCH PATH?QUERY`, then the body as YAML
+ * (`where` before the method: the fleet's `context "east": `).
+ */
+export function requestDocument(request: NonNullable<AppliedObject['request']>, yaml: string, where = ''): string {
+  return `# ${where}${request.method} ${request.path}?${new URLSearchParams(request.query).toString()}\n${yaml}`;
 }

@@ -2,7 +2,8 @@
  * Fleet watch and apply (issue 24), the built CLI against several local API servers: a watch over
  * three clusters goes on while one of them is down and picks it up again when it is back; a
  * forbidden or unreachable cluster is one stderr line and the others are watched; apply sends the
- * same manifests to every context, one summary line each, exit 1 when one context failed.
+ * same manifests to every context, one summary line each, exit 1 when one context failed; a client
+ * dry run prints each context's requests, mapped with its own discovery.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,8 @@ import { join } from 'node:path';
 import { startFleetEnv, type FleetEnv } from '../support/fleet-env.js';
 import { runKdyn, type Run } from '../support/cli.js';
 import { clientFor, startKdyn } from './watch-helpers.js';
+import { simpleCrd } from '../support/apiserver/crds.js';
+import type { Unstructured } from '../../src/core/unstructured.js';
 
 let env: FleetEnv;
 const toolEnv = () => ({ PATH: process.env.PATH, HOME: env.dir, KUBECONFIG: env.kubeconfig });
@@ -117,10 +120,33 @@ describe('fleet apply', () => {
     assert.match(r.err, /\ncontext "north": 1 object: 1 succeeded, 0 failed\n$/);
   });
 
-  test('--dry-run=client and --wait are refused with several contexts, before any request', async () => {
-    const file = join(env.dir, 'app.yaml');
-    const r = await kdyn(['apply', '-f', file, '--context', 'east,west', '--dry-run=client']);
-    assert.equal(r.code, 2);
-    assert.match(r.err, /use --dry-run=server/);
+  test('--dry-run=client: per context what a single-context client dry run prints, its context named; nothing sent', async () => {
+    const file = join(env.dir, 'client.yaml');
+    writeFileSync(file, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: client-app\n  namespace: demo\n---\napiVersion: only.example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n  namespace: demo\n');
+    // The Gadget type exists in north only: each context maps the manifests with its own discovery.
+    await clientFor(env.servers.get('north')!).resource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' }, { namespaced: false }).create(simpleCrd({ group: 'only.example.com', plural: 'gadgets', kind: 'Gadget' }) as Unstructured);
+    for (const srv of env.servers.values()) srv.clearLog();
+    const single = await kdyn(['apply', '-f', file, '--context', 'north', '--dry-run=client']);
+    assert.equal(single.code, 0, single.err);
+    assert.equal(single.err, '2 objects: 2 would be sent, 0 failed (client dry run)\n');
+    const r = await kdyn(['apply', '-f', file, '--context', 'north,east', '--dry-run=client']);
+    assert.equal(r.code, 1);
+    // east cannot map the Gadget: as a single-context client dry run there, the context prints nothing and fails.
+    assert.equal(r.out.replaceAll('# context "north": ', '# '), single.out);
+    assert.deepEqual(r.err.split('\n').filter((l) => l !== ''), [
+      'context "north": 2 objects: 2 would be sent, 0 failed (client dry run)',
+      'error: context "east": resource mapping not found for name: "g" namespace: "demo" from "' + file + '" document 2: no matches for kind "Gadget" in version "only.example.com/v1"; ensure CRDs are installed first',
+    ]);
+    const cm = join(env.dir, 'client-cm.yaml');
+    writeFileSync(cm, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: client-app\n');
+    const text = await kdyn(['apply', '-f', cm, '--context', 'north,east', '--dry-run=client']);
+    assert.equal(text.code, 0, text.err);
+    // Each context fills in its own namespace (north's and east's: default); one YAML stream.
+    assert.equal(text.out, ['north', 'east'].map((c) => `# context "${c}": PATCH /api/v1/namespaces/default/configmaps/client-app?fieldManager=kdyn&fieldValidation=Strict&force=false\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: client-app\n  namespace: default\n`).join('---\n'));
+    assert.equal(text.err, 'context "north": 1 object: 1 would be sent, 0 failed (client dry run)\ncontext "east": 1 object: 1 would be sent, 0 failed (client dry run)\n');
+    const names = await kdyn(['apply', '-f', cm, '--context', 'north,east', '--dry-run=client', '-o', 'name']);
+    assert.equal(names.out, 'north/configmap/client-app\neast/configmap/client-app\n');
+    for (const srv of env.servers.values()) assert.deepEqual(srv.requestLog.filter((e) => e.method !== 'GET'), [], 'a client dry run sends nothing');
+    assert.ok(!hasObject('north', 'client-app'));
   });
 });

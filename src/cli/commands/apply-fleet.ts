@@ -3,7 +3,9 @@
  * order, its lines (`CONTEXT/kind/name serverside-applied`; `-o name` `CONTEXT/kind/name`; `-o
  * jsonl` `{"context":C,"object":O}`; `-o json|yaml` a List per context with its `context`), its
  * failures on stderr (`error: context "C": ...`) and one summary line (`context "C": N objects: ...`).
- * Exit 1 if any object or context failed; 130/143 after SIGINT/SIGTERM.
+ * `--dry-run=client` prints each context's requests the same way (the text output: its YAML request
+ * documents, `# context "C": PATCH ...`). Exit 1 if any object or context failed; 130/143 after
+ * SIGINT/SIGTERM.
  */
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
@@ -12,18 +14,30 @@ import { UsageError } from '../../core/errors.js';
 import type { Unstructured } from '../../core/unstructured.js';
 import type { Manifest } from '../../apply/manifests.js';
 import type { ApplyReport } from '../../apply/apply.js';
+import type { PlannedRequest } from '../../apply/requests.js';
+import { failureReason } from '../../apply/conflict.js';
 import { fleetRequest } from '../fleet.js';
-import { fleetApply } from '../../fleet/apply.js';
+import { fleetApply, fleetPlan } from '../../fleet/apply.js';
+import type { ContextResult } from '../../fleet/fanout.js';
 import { contextErrorLine, contextList, jsonlRecord } from '../../fleet/output.js';
+import { requestDocument } from '../../printers/apply.js';
 import type { ApplyCommandOptions } from './apply.js';
-import { failureLine, objectRef, summaryLine } from '../../apply/report.js';
+import { clientDryRunSummary, failureLine, objectRef, summaryLine } from '../../apply/report.js';
+
+/** One object to print: applied (server) or as it would be sent (client dry run). */
+interface Entry {
+  ref: string;
+  object: Unstructured;
+  unchanged?: boolean;
+  request?: PlannedRequest;
+}
 
 export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: ApplyCommandOptions, manifests: Manifest[]): Promise<number> {
-  if (opts.dryRun === 'client') throw new UsageError('--dry-run=client is not supported with several contexts: use --dry-run=server');
   if (opts.wait) throw new UsageError('--wait is not supported with several contexts');
   const fleet = await fleetRequest(args, ctx, { namespaces: false });
   const shape = opts.output.format;
-  const encode = shape === 'json' ? (await import('../../printers/json.js')).toJSON : shape === 'yaml' ? (await import('../../printers/yaml.js')).toYAML : undefined;
+  const clientDryRun = opts.dryRun === 'client';
+  const encode = shape === 'json' ? (await import('../../printers/json.js')).toJSON : shape === 'yaml' || (clientDryRun && shape === 'text') ? (await import('../../printers/yaml.js')).toYAML : undefined;
   const dry = opts.dryRun === 'server' ? ' (server dry run)' : '';
   const stop = new AbortController();
   let signalled: 'SIGINT' | 'SIGTERM' | undefined;
@@ -33,47 +47,64 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
   });
   let failed = false;
   let docs = 0;
-  const print = (context: string, report: ApplyReport) => {
+  const write = (context: string, entries: Entry[]) => {
     let text = '';
     const objects: Unstructured[] = [];
+    for (const { ref, object, unchanged, request } of entries) {
+      if (!clientDryRun && !opts.output.showManagedFields && object.metadata?.managedFields !== undefined) delete object.metadata.managedFields;
+      if (request && shape === 'text') text += (docs++ > 0 ? '---\n' : '') + requestDocument(request, encode!(object), `context ${JSON.stringify(context)}: `);
+      else if (shape === 'text') text += `${context}/${ref} ${unchanged ? 'unchanged' : 'serverside-applied'}${dry}\n`;
+      else if (shape === 'name') text += `${context}/${ref}\n`;
+      else if (shape === 'jsonl') text += jsonlRecord(context, object);
+      else objects.push(object);
+    }
+    if (shape === 'json' || shape === 'yaml') text = (docs++ > 0 && shape === 'yaml' ? '---\n' : '') + encode!(contextList(context, objects));
+    io.stdout.write(text);
+  };
+  const summary = (context: string, line: string) => io.stderr.write(`context ${JSON.stringify(context)}: ${line}\n`);
+  const printReport = (context: string, report: ApplyReport) => {
+    const entries: Entry[] = [];
     for (const r of report.results) {
       if (r.status === 'failed') io.stderr.write(contextErrorLine(context, failureLine(r)));
-      if (r.status === 'failed' || r.status === 'skipped' || !r.object) continue;
-      const obj = r.object;
-      if (!opts.output.showManagedFields && obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
-      if (shape === 'text') text += `${context}/${objectRef(r)} ${r.status === 'unchanged' ? 'unchanged' : 'serverside-applied'}${dry}\n`;
-      else if (shape === 'name') text += `${context}/${objectRef(r)}\n`;
-      else if (shape === 'jsonl') text += jsonlRecord(context, obj);
-      else objects.push(obj);
+      if (r.status !== 'failed' && r.status !== 'skipped' && r.object) entries.push({ ref: objectRef(r), object: r.object, unchanged: r.status === 'unchanged' });
     }
-    if (encode) text = (docs++ > 0 && shape === 'yaml' ? '---\n' : '') + encode(contextList(context, objects));
-    io.stdout.write(text);
-    io.stderr.write(`context ${JSON.stringify(context)}: ${summaryLine(report, { serverDryRun: opts.dryRun === 'server', interrupted: report.interrupted })}\n`);
+    write(context, entries);
+    failed ||= report.failed > 0;
+    summary(context, summaryLine(report, { serverDryRun: opts.dryRun === 'server', interrupted: report.interrupted }));
+  };
+  const fanOpts = {
+    apply: {
+      fieldManager: opts.fieldManager,
+      force: opts.force,
+      dryRun: opts.dryRun === 'server',
+      fieldValidation: opts.validation,
+      concurrency: opts.concurrency,
+      enforceNamespace: ctx.explicit.has('namespace'),
+      detectUnchanged: shape === 'text',
+      establishTimeoutMs: opts.timeoutGiven ? opts.timeoutMs : undefined,
+    },
+    concurrency: fleet.concurrency,
+    signal: stop.signal,
+    clock: ctx.clock,
+  };
+  /** A context's result: its output, or (down, unmappable input) its one error line. */
+  const each = <T>(print: (context: string, value: T) => void) => (r: ContextResult<T>) => {
+    if (r.ok) return print(r.context, r.value);
+    failed = true;
+    fleet.report(r.context, r.error);
   };
   try {
-    await fleetApply(fleet.contexts, fleet.open, manifests, {
-      apply: {
-        fieldManager: opts.fieldManager,
-        force: opts.force,
-        dryRun: opts.dryRun === 'server',
-        fieldValidation: opts.validation,
-        concurrency: opts.concurrency,
-        enforceNamespace: ctx.explicit.has('namespace'),
-        detectUnchanged: shape === 'text',
-        establishTimeoutMs: opts.timeoutGiven ? opts.timeoutMs : undefined,
-      },
-      concurrency: fleet.concurrency,
-      signal: stop.signal,
-      clock: ctx.clock,
-      onContext: (r) => {
-        if (!r.ok) {
-          failed = true;
-          return fleet.report(r.context, r.error);
-        }
-        failed ||= r.value.failed > 0;
-        print(r.context, r.value);
-      },
-    });
+    if (clientDryRun) {
+      await fleetPlan(fleet.contexts, fleet.open, manifests, {
+        ...fanOpts,
+        onContext: each((context, plan) => {
+          write(context, plan.requests.map((r) => ({ ref: objectRef({ manifest: r.manifest, sent: r.body }), object: r.body, request: r })));
+          for (const e of plan.errors) io.stderr.write(contextErrorLine(context, failureReason(e.error)));
+          failed ||= plan.errors.length > 0;
+          summary(context, clientDryRunSummary(manifests.length, plan.requests.length, plan.errors.length));
+        }),
+      });
+    } else await fleetApply(fleet.contexts, fleet.open, manifests, { ...fanOpts, onContext: each(printReport) });
   } finally {
     unregister?.();
   }

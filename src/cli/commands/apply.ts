@@ -17,7 +17,7 @@ import { ManifestError, type Manifest } from '../../apply/manifests.js';
 import { planRequests } from '../../apply/requests.js';
 import { applyManifests, type ApplyOptions, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
 import { failureReason } from '../../apply/conflict.js';
-import { failureLine, objectRef, summaryLine, waitForApplied } from '../../apply/report.js';
+import { clientDryRunSummary, failureLine, objectRef, summaryLine, waitForApplied } from '../../apply/report.js';
 import { wantsFleet } from '../fleet.js';
 
 export interface ApplyCommandOptions {
@@ -139,6 +139,6 @@ async function clientDryRun(manifests: Manifest[], ctx: Context, io: IO, opts: A
   printer.page(requests.map((r) => ({ ref: objectRef({ manifest: r.manifest, sent: r.body }), unchanged: false, object: r.body, request: r })));
   printer.end();
   for (const e of errors) io.stderr.write(`error: ${failureReason(e.error)}\n`);
-  io.stderr.write(`${manifests.length} object${manifests.length === 1 ? '' : 's'}: ${requests.length} would be sent, ${errors.length} failed (client dry run)\n`);
+  io.stderr.write(`${clientDryRunSummary(manifests.length, requests.length, errors.length)}\n`);
   return errors.length ? 1 : 0;
 }
