@@ -4,12 +4,14 @@
  * `concurrency` contexts at once (each applying its objects with its own bound). Each context's
  * report, or the error that stopped it before any object (down, no discovery), is handed over in
  * the contexts' order. `--dry-run=server` across the fleet first is the safe path (docs/fleet.md);
- * `--dry-run=client` plans each context's requests with that context's mapper and sends nothing.
+ * `--dry-run=client` plans each context's requests with that context's mapper and sends nothing;
+ * `--wait` waits for each context's objects on that context's connection, within the context's work.
  */
-import type { Clock } from '../core/clock.js';
 import type { Manifest } from '../apply/manifests.js';
 import { applyManifests, type ApplyOptions, type ApplyReport } from '../apply/apply.js';
 import { planRequests } from '../apply/requests.js';
+import { waitForApplied } from '../apply/report.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { fanOut, type ContextResult } from './fanout.js';
 import type { Member } from './get.js';
 
@@ -20,15 +22,28 @@ export interface FleetApplyOptions {
   /** Once aborted, no new request starts anywhere (SIGINT). */
   signal?: AbortSignal;
   clock?: Clock;
+  /** `--wait`: after a context's apply (not a dry run, not interrupted), wait until its objects are ready, at most this long. */
+  wait?: { timeoutMs: number };
   /** Each context's report (or error), in the contexts' order. */
-  onContext(result: ContextResult<ApplyReport>): void;
+  onContext(result: ContextResult<ContextApply>): void;
 }
 
-export async function fleetApply(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: FleetApplyOptions): Promise<Array<ContextResult<ApplyReport>>> {
+/** One context's apply: its report and, with `wait`, how many objects became ready and a line for each that did not. */
+export interface ContextApply {
+  report: ApplyReport;
+  waited?: { ready: number; errors: string[]; interrupted: boolean };
+}
+
+export async function fleetApply(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: FleetApplyOptions): Promise<Array<ContextResult<ContextApply>>> {
   return perContext(contexts, open, manifests, o, async (copy, m, namespace) => {
     await m.preconnect?.();
     const [mapper, client, ns] = await Promise.all([m.mapper(), m.dynamic(), namespace()]);
-    return applyManifests(copy, { mapper, client, clock: o.clock }, { ...o.apply, namespace: ns, signal: o.signal });
+    const report = await applyManifests(copy, { mapper, client, clock: o.clock }, { ...o.apply, namespace: ns, signal: o.signal });
+    if (!o.wait || o.apply.dryRun || report.interrupted) return { report };
+    // As a single-context --wait: this context's objects, watched on its own connection.
+    const signal = o.signal ?? new AbortController().signal;
+    const waited = await waitForApplied(report, client, { clock: o.clock ?? systemClock, timeoutMs: o.wait.timeoutMs, signal });
+    return { report, waited: { ...waited, interrupted: signal.aborted } };
   });
 }
 
@@ -36,7 +51,7 @@ export async function fleetApply(contexts: readonly string[], open: (context: st
 export type ContextPlan = Awaited<ReturnType<typeof planRequests>>;
 
 /** `--dry-run=client` over the fleet: each context's requests, planned with its own mapper (reads discovery only). */
-export async function fleetPlan(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: Omit<FleetApplyOptions, 'onContext'> & { onContext(result: ContextResult<ContextPlan>): void }): Promise<Array<ContextResult<ContextPlan>>> {
+export async function fleetPlan(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: Omit<FleetApplyOptions, 'onContext' | 'wait'> & { onContext(result: ContextResult<ContextPlan>): void }): Promise<Array<ContextResult<ContextPlan>>> {
   // As for one context: no connection beyond discovery's (none with a fresh cache).
   return perContext(contexts, open, manifests, o, async (copy, m, namespace) => {
     const [mapper, ns] = await Promise.all([m.mapper(), namespace()]);

@@ -3,7 +3,7 @@
  * three clusters goes on while one of them is down and picks it up again when it is back; a
  * forbidden or unreachable cluster is one stderr line and the others are watched; apply sends the
  * same manifests to every context, one summary line each, exit 1 when one context failed; a client
- * dry run prints each context's requests, mapped with its own discovery.
+ * dry run prints each context's requests, mapped with its own discovery; --wait waits per context.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -118,6 +118,35 @@ describe('fleet apply', () => {
     assert.deepEqual([doc.kind, doc.context, doc.items[0]!.metadata.name], ['List', 'north', 'fleet-app2']);
     assert.match(r.err, /^error: context "gone": .*refused/);
     assert.match(r.err, /\ncontext "north": 1 object: 1 succeeded, 0 failed\n$/);
+  });
+
+  test('--wait: per context; a context whose objects do not become ready is one line per object and fails, exit 1', async () => {
+    const file = join(env.dir, 'deploy.yaml');
+    writeFileSync(file, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: waited\n  namespace: demo\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: waited}\n  template:\n    metadata:\n      labels: {app: waited}\n    spec:\n      containers: [{name: c, image: nginx}]\n');
+    // A stand-in for east's deployment controller: it completes the rollout; west has none.
+    const east = env.servers.get('east')!;
+    const stop = east.store.subscribe((e) => {
+      const o = e.object as { metadata: { name: string; generation?: number }; status?: { observedGeneration?: number } };
+      if (e.type === 'DELETED' || o.metadata.name !== 'waited' || o.status?.observedGeneration === o.metadata.generation) return;
+      queueMicrotask(() => {
+        const cur = structuredClone(east.store.get('apps', 'deployments', 'demo', 'waited'));
+        if (!cur) return;
+        cur.status = { observedGeneration: cur.metadata.generation ?? 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 };
+        east.store.update('apps', 'deployments', cur);
+      });
+    });
+    try {
+      const r = await kdyn(['apply', '-f', file, '--context', 'east,west', '--wait', '--timeout', '3s']);
+      assert.equal(r.code, 1);
+      assert.equal(r.out, 'east/deployment.apps/waited serverside-applied\nwest/deployment.apps/waited serverside-applied\n');
+      const err = r.err.split('\n').filter((l) => l !== '');
+      assert.equal(err.length, 3, r.err);
+      assert.equal(err[0], 'context "east": 1 object: 1 succeeded, 0 failed; 1 ready');
+      assert.match(err[1]!, /^error: context "west": timed out waiting for deployment\.apps\/waited: Waiting for deployment/);
+      assert.equal(err[2], 'context "west": 1 object: 1 succeeded, 0 failed; 0 ready');
+    } finally {
+      stop();
+    }
   });
 
   test('--dry-run=client: per context what a single-context client dry run prints, its context named; nothing sent', async () => {

@@ -4,20 +4,19 @@
  * jsonl` `{"context":C,"object":O}`; `-o json|yaml` a List per context with its `context`), its
  * failures on stderr (`error: context "C": ...`) and one summary line (`context "C": N objects: ...`).
  * `--dry-run=client` prints each context's requests the same way (the text output: its YAML request
- * documents, `# context "C": PATCH ...`). Exit 1 if any object or context failed; 130/143 after
+ * documents, `# context "C": PATCH ...`); `--wait` waits per context, an object not ready being one
+ * `error: context "C": ...` line and a failure of that context. Exit 1 if any object or context failed; 130/143 after
  * SIGINT/SIGTERM.
  */
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
-import { UsageError } from '../../core/errors.js';
 import type { Unstructured } from '../../core/unstructured.js';
 import type { Manifest } from '../../apply/manifests.js';
-import type { ApplyReport } from '../../apply/apply.js';
 import type { PlannedRequest } from '../../apply/requests.js';
 import { failureReason } from '../../apply/conflict.js';
 import { fleetRequest } from '../fleet.js';
-import { fleetApply, fleetPlan } from '../../fleet/apply.js';
+import { fleetApply, fleetPlan, type ContextApply } from '../../fleet/apply.js';
 import type { ContextResult } from '../../fleet/fanout.js';
 import { contextErrorLine, contextList, jsonlRecord } from '../../fleet/output.js';
 import { requestDocument } from '../../printers/apply.js';
@@ -33,7 +32,6 @@ interface Entry {
 }
 
 export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: ApplyCommandOptions, manifests: Manifest[]): Promise<number> {
-  if (opts.wait) throw new UsageError('--wait is not supported with several contexts');
   const fleet = await fleetRequest(args, ctx, { namespaces: false });
   const shape = opts.output.format;
   const clientDryRun = opts.dryRun === 'client';
@@ -62,15 +60,17 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
     io.stdout.write(text);
   };
   const summary = (context: string, line: string) => io.stderr.write(`context ${JSON.stringify(context)}: ${line}\n`);
-  const printReport = (context: string, report: ApplyReport) => {
+  const printReport = (context: string, { report, waited }: ContextApply) => {
     const entries: Entry[] = [];
     for (const r of report.results) {
       if (r.status === 'failed') io.stderr.write(contextErrorLine(context, failureLine(r)));
       if (r.status !== 'failed' && r.status !== 'skipped' && r.object) entries.push({ ref: objectRef(r), object: r.object, unchanged: r.status === 'unchanged' });
     }
     write(context, entries);
-    failed ||= report.failed > 0;
-    summary(context, summaryLine(report, { serverDryRun: opts.dryRun === 'server', interrupted: report.interrupted }));
+    // --wait: an object not ready is that context's failure, one line each (as a single-context --wait).
+    for (const line of waited?.errors ?? []) io.stderr.write(contextErrorLine(context, line));
+    failed ||= report.failed > 0 || (waited?.errors.length ?? 0) > 0;
+    summary(context, summaryLine(report, { serverDryRun: opts.dryRun === 'server', ready: waited?.ready, interrupted: report.interrupted || waited?.interrupted === true }));
   };
   const fanOpts = {
     apply: {
@@ -104,7 +104,7 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
           summary(context, clientDryRunSummary(manifests.length, plan.requests.length, plan.errors.length));
         }),
       });
-    } else await fleetApply(fleet.contexts, fleet.open, manifests, { ...fanOpts, onContext: each(printReport) });
+    } else await fleetApply(fleet.contexts, fleet.open, manifests, { ...fanOpts, wait: opts.wait ? { timeoutMs: opts.timeoutMs } : undefined, onContext: each(printReport) });
   } finally {
     unregister?.();
   }
