@@ -8,10 +8,10 @@ import type { IO } from '../core/io.js';
 import { UsageError } from '../core/errors.js';
 import { parseDuration } from './duration.js';
 import { readSelectionFlags, stringFlag, type SelectionFlags } from './get-flags.js';
-import type { WaitCondition } from '../wait/wait-for.js';
+import type { WaitCondition, WaitSubject } from '../wait/wait-for.js';
 import { waitTimeoutMs } from './wait-timeout.js';
 import { prepareOutput, readOutput, type WatchOutput } from '../printers/index.js';
-import type { MultiWatchOptions } from '../watch/multi.js';
+import type { MultiWatchOptions, MultiWatchResult } from '../watch/multi.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
 type WaitFor = typeof import('../wait/wait-for.js');
@@ -83,4 +83,33 @@ export function streamOptions(opts: WatchOptions, mode: 'watch' | 'get', table: 
     endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
     timeoutMs: opts.timeoutMs,
   };
+}
+
+/** What a `--for` watch says when it ended (kubectl wait's lines), and whether its conditions were met. */
+export interface WaitForEnd {
+  /** `configmap/x condition met` lines; at a timeout, then the last state of each unmet object. */
+  stdout: string;
+  /** kubectl's error for the unmet objects (`error: timed out waiting for the condition on configmaps/x`). */
+  stderr: string;
+  /** False when the watch ended with the conditions unmet (a timeout, or every stream gone). */
+  met: boolean;
+}
+
+/**
+ * The end of a `--for` watch of one context (`result`: its MultiWatch's): nothing to say after an
+ * error or a signal (reported elsewhere), the met lines when `until` held, the last state at a
+ * timeout. (`watch` and each context of a fleet watch.)
+ */
+export function waitForEnd(opts: WatchOptions, result: MultiWatchResult): WaitForEnd {
+  const wait = opts.wait!;
+  const conds = opts.waitFor!;
+  const subjects: WaitSubject[] = result.sources.map((s) => ({ resource: s.resource, gk: s.gk, name: s.name, objects: s.objects(), gone: s.gone() }));
+  // Every stream ended (their types went away) before --for was met.
+  if (result.reason === undefined && result.error === undefined) return { stdout: '', stderr: '', met: false };
+  if (result.reason === 'done') return { stdout: wait.metLines(conds, subjects), stderr: '', met: true };
+  if (result.reason === 'timeout' && result.error === undefined) {
+    const report = wait.unmetReport(conds, subjects, opts.checkOnce);
+    return { stdout: wait.metLines(conds, subjects) + report.stdout, stderr: report.stderr, met: false };
+  }
+  return { stdout: '', stderr: '', met: true };
 }

@@ -4,12 +4,13 @@
  * namespace) there, with its own reflectors and backoff. Every context runs at once; one that is
  * down is retried by its watchers (a warm discovery cache lets it start while down) and one whose
  * watch fails for good (forbidden, a bad selector) is reported and stops alone; the others go on
- * until the shared stop (a timeout, --max-events over all contexts, a signal). Nothing here prints.
+ * until the shared stop (a timeout, --max-events over all contexts, a signal). With `until` (`--for`)
+ * each context also ends on its own once its condition holds. Nothing here prints.
  */
 import type { GetPlan } from '../restmapper/args.js';
 import { resolveGetArgs } from '../restmapper/args.js';
 import type { DynamicClient } from '../dynamic/client.js';
-import { MultiWatch, type MultiWatchEvent, type MultiWatchOptions, type MultiWatchSource, type MultiWatchTarget } from '../watch/multi.js';
+import { MultiWatch, type MultiWatchEvent, type MultiWatchOptions, type MultiWatchResult, type MultiWatchSource, type MultiWatchTarget } from '../watch/multi.js';
 import { fanOut } from './fanout.js';
 import type { Member } from './get.js';
 
@@ -47,6 +48,15 @@ export interface FleetWatchOptions extends FleetWatchHooks {
   watch: Omit<MultiWatchOptions, 'signal' | 'maxEvents' | 'until' | 'checkOnce' | 'onRetry' | 'onResume' | 'onRelist' | 'onListed' | 'onGone'>;
   /** Stop every context once this many events were delivered in all. */
   maxEvents?: number;
+  /**
+   * Each context's own end (`--for`): its watch stops (reason `done`) once this holds for its
+   * sources, or at its `timeoutMs` (`timeout`); the others go on.
+   */
+  until?: MultiWatchOptions['until'];
+  /** With `until`: check once every target is synced, then stop (`timeout` if unmet). */
+  checkOnce?: boolean;
+  /** A context's watch ended without an error (its reason and sources: what `--for` reports). */
+  onEnd?(context: string, result: MultiWatchResult): void;
   signal?: AbortSignal;
   /** A batch of one context's events (its initial list in one batch with `initialBlock`). */
   onEvents(context: string, events: MultiWatchEvent[], sources: readonly MultiWatchSource[]): void;
@@ -75,6 +85,8 @@ export async function fleetWatch(contexts: readonly string[], open: (context: st
     const namespaces = o.allNamespaces ? [undefined] : (o.namespaces ?? [await m.namespace()]);
     const multi = new MultiWatch(watchTargets(plan, client, namespaces), {
       ...o.watch,
+      until: o.until,
+      checkOnce: o.checkOnce,
       signal: stop.signal,
       onRetry: (r, s) => o.onRetry?.(context, r, s),
       onResume: (r, s) => o.onResume?.(context, r, s),
@@ -94,6 +106,7 @@ export async function fleetWatch(contexts: readonly string[], open: (context: st
     });
     if (result.error !== undefined) throw result.error;
     if (result.reason !== 'aborted') reason ??= result.reason;
+    if (!done) o.onEnd?.(context, result);
   };
   try {
     await fanOut<Member, void>(

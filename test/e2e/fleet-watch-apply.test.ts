@@ -3,7 +3,8 @@
  * three clusters goes on while one of them is down and picks it up again when it is back; a
  * forbidden or unreachable cluster is one stderr line and the others are watched; apply sends the
  * same manifests to every context, one summary line each, exit 1 when one context failed; a client
- * dry run prints each context's requests, mapped with its own discovery; --wait waits per context.
+ * dry run prints each context's requests, mapped with its own discovery; apply --wait and watch --for
+ * wait per context.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -81,6 +82,45 @@ describe('fleet watch', () => {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^EVENT +CONTEXT +NAME +STATUS +AGE\nADDED +(east|north) +demo /);
     assert.equal(r.out.split('\n').filter((l) => l.startsWith('ADDED')).length, 2);
+  });
+});
+
+describe('fleet watch --for', () => {
+  const gate = (phase: string) => ({ ...configMap('gate'), data: { phase } });
+  const cms = (context: string) => clientFor(env.servers.get(context)!).resource({ group: '', version: 'v1', resource: 'configmaps' }, { namespaced: true }).namespace('demo');
+  const forReady = ['watch', 'configmap', 'gate', '-n', 'demo', '--context', 'east,west', '--for', 'jsonpath={.data.phase}=Ready'];
+
+  test('a context that times out: its last state and one error line naming it; the other\'s condition met; exit 1', async () => {
+    await cms('east').create(gate('Ready'));
+    const r = await kdyn([...forReady, '--timeout', '1s']);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, 'east/configmap/gate condition met\nwest/configmaps/gate: not found\n');
+    assert.equal(r.err, 'error: context "west": timed out waiting for the condition on configmaps/gate\n');
+  });
+
+  test('each context ends once its own condition holds; exit 0 when every context met it', async () => {
+    const w = startKdyn([...forReady, '--timeout', '60s'], toolEnv(), env.dir);
+    try {
+      // east is met at once and says so while west is still waiting.
+      await w.until((out) => out.includes('east/configmap/gate condition met'), 20_000, 'east\'s condition met');
+      assert.equal(w.child.exitCode, null);
+      await cms('west').create(gate('Pending'));
+      const pending = await cms('west').get('gate');
+      await cms('west').update({ ...pending, data: { phase: 'Ready' } });
+      const end = await w.exited;
+      assert.equal(end.code, 0, w.err());
+      assert.equal(w.out(), 'east/configmap/gate condition met\nwest/configmap/gate condition met\n');
+      assert.equal(w.err(), '');
+    } finally {
+      w.child.kill('SIGKILL');
+    }
+  });
+
+  test('one context, several namespaces: one wait over them all, as a single-context watch (no context in the lines)', async () => {
+    const r = await kdyn(['watch', 'configmap', 'gate', '-n', 'demo,team-a', '--context', 'east', '--for', 'create', '--timeout', '0']);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, 'configmap/gate condition met\nconfigmaps/gate: not found\n');
+    assert.equal(r.err, 'error: condition not met for configmaps/gate\n');
   });
 });
 

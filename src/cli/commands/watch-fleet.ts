@@ -4,7 +4,9 @@
  * CONTEXT column (after EVENT), `-o name` a `CONTEXT/` prefix, and jsonl/json/yaml/templates the
  * event as `{"context":C,"type":T,"object":O}`. Notices name the context (`watch of east/pods`).
  * A context that fails is one stderr line and the others go on; exit 1 at the end if any failed.
- * On a terminal, a table is the live view (../watch-live.ts): one table, CONTEXT first.
+ * On a terminal, a table is the live view (../watch-live.ts): one table, CONTEXT first. With --for,
+ * each context waits until its own objects meet the conditions (or its --timeout): exit 0 when every
+ * context met them, 1 with one line per object of a context that timed out.
  */
 import type { ParsedArgs } from '../spec.js';
 import type { Context } from '../context.js';
@@ -19,15 +21,14 @@ import { goJSON } from '../../printers/json.js';
 import { goneNotice } from '../../printers/watch-notices.js';
 import { fleetRequest } from '../fleet.js';
 import { fleetWatch } from '../../fleet/watch.js';
-import { jsonlEvent, withLeadingColumns } from '../../fleet/output.js';
-import { streamOptions, type WatchOptions } from '../watch-options.js';
+import { contextErrorLine, jsonlEvent, prefixLines, withLeadingColumns } from '../../fleet/output.js';
+import { streamOptions, waitForEnd, type WatchOptions } from '../watch-options.js';
 import type { FleetWatchOptions } from '../../fleet/watch.js';
 import { createFleetLivePrinter } from '../watch-live.js';
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
 export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: WatchOptions, mode: 'watch' | 'get', live = false): Promise<number> {
-  if (opts.waitFor) throw new UsageError('--for is not supported with several contexts or namespaces');
   const fleet = await fleetRequest(args, ctx, { namespaces: true });
   if (fleet.showContext && opts.resourceVersion !== undefined) throw new UsageError('--resource-version is not supported with several contexts: each cluster has its own resource versions');
   const o = opts.output;
@@ -40,21 +41,25 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
     signal ??= sig;
     stop.abort();
   });
-  const watch = (hooks: Omit<FleetWatchOptions, 'args' | 'prog' | 'namespaces' | 'allNamespaces' | 'watch' | 'maxEvents' | 'signal'>) =>
+  const watch = (hooks: Omit<FleetWatchOptions, 'args' | 'prog' | 'namespaces' | 'allNamespaces' | 'watch' | 'maxEvents' | 'signal' | 'until' | 'checkOnce'>) =>
     fleetWatch(fleet.contexts, fleet.open, {
       args: args.args,
       prog: args.prog,
       namespaces: fleet.namespaces,
       allNamespaces: opts.allNamespaces,
-      watch: { ...streamOptions(opts, mode, table), clock: ctx.clock, logger: ctx.logger },
+      watch: { ...streamOptions(opts, mode, table), trackGone: opts.waitFor !== undefined, clock: ctx.clock, logger: ctx.logger },
       maxEvents: opts.maxEvents,
+      // --for: each context waits for its own objects (all its namespaces), and ends on its own.
+      until: opts.waitFor && ((sources) => sources.every((s) => opts.wait!.allSatisfyAll(opts.waitFor!, s.objects()))),
+      checkOnce: opts.checkOnce,
       signal: stop.signal,
       ...hooks,
     });
+  let unmet = 0;
   const exit = (failures: number) => {
     unlisten?.();
     if (signal !== undefined) return EXIT_FOR_SIGNAL[signal];
-    return failures > 0 ? 1 : 0;
+    return failures + unmet > 0 ? 1 : 0;
   };
 
   if (live) {
@@ -77,12 +82,14 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
     return exit(result.failures);
   }
 
+  // --for without -o prints only kubectl wait's lines, as with one context.
+  const quiet = opts.waitFor !== undefined && !o.explicit;
   const printer = await createPrinter(o, {
     events: opts.events,
     withNamespace: false, // a column of its own (withLeadingColumns), after CONTEXT
     withKind,
     keepManagedFields: o.showManagedFields || (mode === 'get' && opts.events && (o.format === 'json' || o.format === 'yaml')),
-    quiet: false,
+    quiet,
     verbose: ctx.logger.enabled(1),
   }, io);
   const toYAML = o.format === 'yaml' ? (await import('../../printers/yaml.js')).toYAML : undefined;
@@ -116,6 +123,7 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
   };
   const result = await watch({
     onEvents: (context, events) => {
+      if (quiet) return;
       const c = fleet.showContext ? context : undefined;
       if (table) printer.event(events.map((e) => ({ ...e, object: withLeadingColumns(e.object as Table, { context: c, withNamespace }) })));
       else if (c === undefined) printer.event(events);
@@ -128,6 +136,20 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
     onRetry: (context, r, s) => printer.retry(sourceFor(context, s.type), r),
     onResume: (context, r, s) => printer.resume(sourceFor(context, s.type), r),
     onGone: (context, s, e) => printer.notice(goneNotice(label(context, s.type), e)),
+    // --for: each context's kubectl wait lines, its objects named `CONTEXT/kind/name`, and one
+    // `error: context "C": ...` line per object it timed out on.
+    onEnd: (context, r) => {
+      if (!opts.waitFor) return;
+      const end = waitForEnd(opts, r);
+      if (!end.met) unmet++;
+      if (!fleet.showContext) {
+        printer.text(end.stdout);
+        if (end.stderr) printer.notice(end.stderr);
+        return;
+      }
+      printer.text(prefixLines(end.stdout, context));
+      for (const line of end.stderr.split('\n').filter((l) => l !== '')) printer.notice(contextErrorLine(context, line));
+    },
   });
   printer.end();
   return exit(result.failures);

@@ -26,8 +26,7 @@ import { watchTargets } from '../../fleet/watch.js';
 import { wantsFleet } from '../fleet.js';
 import { createPrinter } from '../../printers/index.js';
 import { goneNotice, relistNotice } from '../../printers/watch-notices.js';
-import type { WaitSubject } from '../../wait/wait-for.js';
-import { readWatchOptions, streamOptions } from '../watch-options.js';
+import { readWatchOptions, streamOptions, waitForEnd } from '../watch-options.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../../startup/young-gen-cap.js';
 import { createLivePrinter, wantsLive, type LivePrinter } from '../watch-live.js';
 
@@ -108,17 +107,11 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   unlisten?.();
 
   let code = 0;
-  // Every stream ended (their types went away) before --for was met.
-  if (opts.waitFor && result.reason === undefined && result.error === undefined) code = 1;
   if (opts.waitFor) {
-    const subjects: WaitSubject[] = result.sources.map((s) => ({ resource: s.resource, gk: s.gk, name: s.name, objects: s.objects(), gone: s.gone() }));
-    if (result.reason === 'done') printer.text(opts.wait!.metLines(opts.waitFor, subjects));
-    else if (result.reason === 'timeout' && result.error === undefined) {
-      const report = opts.wait!.unmetReport(opts.waitFor, subjects, opts.checkOnce);
-      printer.text(opts.wait!.metLines(opts.waitFor, subjects) + report.stdout);
-      printer.notice(report.stderr);
-      code = 1;
-    }
+    const end = waitForEnd(opts, result);
+    if (end.stdout) printer.text(end.stdout);
+    if (end.stderr) printer.notice(end.stderr);
+    if (!end.met) code = 1;
   }
   printer.end();
   if (result.error !== undefined) throw result.error;
