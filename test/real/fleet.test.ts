@@ -1,8 +1,9 @@
 /**
  * Fleet reads against real kube-apiservers v1.32 (issue 24): two API servers on one etcd (each its
  * own --etcd-prefix, so two clusters), one kubeconfig with a context for each, plus a context whose
- * user has no rights: `get` over the fleet (tables, -o name, -o jsonl), the forbidden context as one
- * line, `-n a,b`, and one plain --context byte for byte as kubectl.
+ * user has no rights: `get` over the fleet (tables, -o name, -o jsonl, -o custom-columns), the
+ * forbidden context as one line, `-n a,b`, a CRD created in one cluster after the discovery caches
+ * were written, and one plain --context byte for byte as kubectl.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { load, dump } from 'js-yaml';
 import { startEtcd, startRealApiServer, type Etcd, type RealCluster } from '../support/real-apiserver.js';
 import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
 import { SKIP_REAL } from './real-helpers.js';
+import { widgetsCrd } from './crd-fixtures.js';
 
 interface Kubeconfig {
   clusters: Array<{ name: string; cluster: unknown }>;
@@ -80,6 +82,30 @@ describe('fleet get on real kube-apiservers', { skip: SKIP_REAL }, () => {
     assert.equal(r.code, 0, r.err);
     const recs = r.out.trim().split('\n').map((l) => JSON.parse(l) as { context: string; object: { metadata: { name: string; namespace: string } } }).filter((x) => !x.object.metadata.name.startsWith('kube-root-ca'));
     assert.deepEqual(recs.map((x) => `${x.context} ${x.object.metadata.namespace}/${x.object.metadata.name}`), ['west fleet-a/b1-fleet-a', 'west fleet-b/b1-fleet-b']);
+  });
+
+  test('-o custom-columns: one table, CONTEXT then the user\'s columns', async () => {
+    const r = await kdyn(['get', 'configmaps', '-n', 'fleet-a', '--context', 'east,west', '-o', 'custom-columns=NAME:.metadata.name,K:.data.k', '--field-selector', 'metadata.name!=kube-root-ca.crt']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'CONTEXT   NAME         K\neast      a1-fleet-a   a1\neast      a2-fleet-a   a2\nwest      b1-fleet-a   b1\n');
+  });
+
+  test('a CRD created in one cluster after the caches were written: found there, the other names itself, exit 1', async () => {
+    const warm = await kdyn(['get', 'configmaps', '-n', 'fleet-a', '--context', 'east,west', '-o', 'name']);
+    assert.equal(warm.code, 0, warm.err);
+    const created = await east.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgetsCrd('fleet.kdyn.dev'));
+    assert.equal(created.status, 201, created.body);
+    const deadline = Date.now() + 60_000;
+    while (!(await east.request('GET', '/apis/fleet.kdyn.dev/v1')).body.includes('"name":"widgets"')) {
+      assert.ok(Date.now() < deadline, 'the CRD is not served after 60 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const w = await east.request('POST', '/apis/fleet.kdyn.dev/v1/namespaces/fleet-a/widgets', { apiVersion: 'fleet.kdyn.dev/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 1 } });
+    assert.equal(w.status, 201, w.body);
+    const r = await kdyn(['get', 'widgets', '-n', 'fleet-a', '--context', 'east,west', '-o', 'name']);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, 'east/widget.fleet.kdyn.dev/w1\n');
+    assert.equal(r.err, 'error: context "west": the server doesn\'t have a resource type "widgets"\n');
   });
 
   test('one plain --context: byte for byte as kubectl', async (t) => {
