@@ -85,6 +85,12 @@ export function streamOptions(opts: WatchOptions, mode: 'watch' | 'get', table: 
   };
 }
 
+/** `--for` as a MultiWatch `until`: every watched resource's objects meet every condition (undefined without --for). */
+export function waitForUntil(opts: WatchOptions): MultiWatchOptions['until'] {
+  const conds = opts.waitFor;
+  return conds && ((sources) => sources.every((s) => opts.wait!.allSatisfyAll(conds, s.objects())));
+}
+
 /** What a `--for` watch says when it ended (kubectl wait's lines), and whether its conditions were met. */
 export interface WaitForEnd {
   /** `configmap/x condition met` lines; at a timeout, then the last state of each unmet object. */

@@ -22,7 +22,7 @@ import { goneNotice } from '../../printers/watch-notices.js';
 import { fleetRequest } from '../fleet.js';
 import { fleetWatch } from '../../fleet/watch.js';
 import { contextErrorLine, jsonlEvent, prefixLines, withLeadingColumns } from '../../fleet/output.js';
-import { streamOptions, waitForEnd, type WatchOptions } from '../watch-options.js';
+import { streamOptions, waitForEnd, waitForUntil, type WatchOptions } from '../watch-options.js';
 import type { FleetWatchOptions } from '../../fleet/watch.js';
 import { createFleetLivePrinter } from '../watch-live.js';
 
@@ -50,7 +50,7 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
       watch: { ...streamOptions(opts, mode, table), trackGone: opts.waitFor !== undefined, clock: ctx.clock, logger: ctx.logger },
       maxEvents: opts.maxEvents,
       // --for: each context waits for its own objects (all its namespaces), and ends on its own.
-      until: opts.waitFor && ((sources) => sources.every((s) => opts.wait!.allSatisfyAll(opts.waitFor!, s.objects()))),
+      until: waitForUntil(opts),
       checkOnce: opts.checkOnce,
       signal: stop.signal,
       ...hooks,

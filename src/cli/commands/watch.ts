@@ -26,7 +26,7 @@ import { watchTargets } from '../../fleet/watch.js';
 import { wantsFleet } from '../fleet.js';
 import { createPrinter } from '../../printers/index.js';
 import { goneNotice, relistNotice } from '../../printers/watch-notices.js';
-import { readWatchOptions, streamOptions, waitForEnd } from '../watch-options.js';
+import { readWatchOptions, streamOptions, waitForEnd, waitForUntil } from '../watch-options.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../../startup/young-gen-cap.js';
 import { createLivePrinter, wantsLive, type LivePrinter } from '../watch-live.js';
 
@@ -75,7 +75,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
   const multi: MultiWatch = new MultiWatch(targets, {
     ...streamOptions(opts, mode, table),
     maxEvents: opts.maxEvents,
-    until: opts.waitFor && ((sources) => sources.every((s) => opts.wait!.allSatisfyAll(opts.waitFor!, s.objects()))),
+    until: waitForUntil(opts),
     checkOnce: opts.checkOnce,
     trackGone: opts.waitFor !== undefined,
     clock: ctx.clock,
