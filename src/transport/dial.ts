@@ -23,7 +23,7 @@
  * TLS handshake 10 s ("net/http: TLS handshake timeout"), a proxy's answer to CONNECT 1 min.
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { connect as tlsConnect, createSecureContext, type ConnectionOptions, type SecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { checkKeyPair } from './client-key.js';
@@ -141,17 +141,36 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     return checkName(chain[0], verifyName) ?? goChainProblem(chain, anchors) ?? openSslVerdict ?? undefined;
   };
 
+  /**
+   * One SecureContext per verification mode, made once for every connection of this dialer: the
+   * client key and certificate are parsed once, and OpenSSL refuses a key that does not match the
+   * certificate. Only when it refuses are they examined again, for Go's words (./client-key.ts).
+   */
+  const contexts = new Map<Verification, SecureContext>();
+  const secureContext = (m: Verification): SecureContext => {
+    let context = contexts.get(m);
+    if (context) return context;
+    const options: SecureContextOptions = {};
+    if (cert) Object.assign(options, { cert: cert.cert, key: cert.key });
+    if (m === 'js') options.ca = [];
+    // Any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
+    if (m === 'openssl') Object.assign(options, { ca: tls.caData, allowPartialTrustChain: true });
+    try {
+      context = createSecureContext(options);
+    } catch (e) {
+      if (cert) checkKeyPair(cert);
+      throw e;
+    }
+    contexts.set(m, context);
+    return context;
+  };
+
   const connectWith = async (m: Verification): Promise<TLSSocket | 'openssl'> => {
-    if (cert) checkKeyPair(cert);
+    const secure = secureContext(m);
     const socket = await raw();
     const gate = cert && m !== 'none' ? new ClientFlightGate(socket) : undefined;
-    const opts: ConnectionOptions = { socket: gate ?? socket, ...(servername ? { servername } : {}) };
-    if (cert) Object.assign(opts, { cert: cert.cert, key: cert.key });
     // kdyn judges every verifying mode itself (below), so Node never rejects on its own.
-    opts.rejectUnauthorized = false;
-    if (m === 'js') opts.ca = [];
-    // Any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
-    if (m === 'openssl') Object.assign(opts, { ca: tls.caData, allowPartialTrustChain: true });
+    const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, ...(servername ? { servername } : {}) };
     const s = tlsConnect(opts);
     if (gate) keepRefsInStep(s, socket);
     const judge = (): Error | 'openssl' | undefined => (m === 'js' ? judgeJs(s) : m === 'none' ? undefined : judgeOpenSsl(s));
