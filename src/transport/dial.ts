@@ -23,7 +23,7 @@
  * TLS handshake 10 s ("net/http: TLS handshake timeout"), a proxy's answer to CONNECT 1 min.
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { connect as tlsConnect, createSecureContext, type ConnectionOptions, type SecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { checkKeyPair } from './client-key.js';
@@ -111,11 +111,15 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts, open) : tcp(host, port, timeouts.dialMs);
 
   /** The JS verdict on the connected (or, in TLS 1.2, half-connected) server. */
-  const judgeJs = (s: TLSSocket): Error | 'openssl' | undefined => {
+  const judgeJs = (s: TLSSocket, complete: boolean): Error | 'openssl' | undefined => {
     try {
-      const leaf = s.getPeerCertificate(false)?.raw;
+      // Once the handshake is complete, the peer's certificate as an X509Certificate straight from
+      // the session, not the legacy object tree of getPeerCertificate() parsed again (~0.4 ms a
+      // connection). Not mid-handshake (TLS 1.2's held flight): there Node 20-24 takes the leaf out
+      // of the chain OpenSSL has yet to verify, and the handshake then fails.
+      const leaf = complete ? s.getPeerX509Certificate() : peerLeaf(s);
       if (!leaf) return Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-      const v = fastVerify(new X509Certificate(leaf), anchors!, verifyName, now());
+      const v = fastVerify(leaf, anchors!, verifyName, now());
       if (v.verdict === 'accept') return undefined;
       if (v.verdict === 'reject') return v.error;
       o.log?.(`TLS: verifying ${url.host} with OpenSSL: ${v.why}`);
@@ -141,26 +145,48 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     return checkName(chain[0], verifyName) ?? goChainProblem(chain, anchors) ?? openSslVerdict ?? undefined;
   };
 
+  /**
+   * One SecureContext per verification mode, made once for every connection of this dialer: the
+   * client key and certificate are parsed once, and OpenSSL refuses a key that does not match the
+   * certificate. Only when it refuses are they examined again, for Go's words (./client-key.ts).
+   */
+  const contexts = new Map<Verification, SecureContext>();
+  const secureContext = (m: Verification): SecureContext => {
+    // Without a client certificate the JS mode's context holds nothing of this cluster (no CA, no
+    // key): one for every dialer of the process (a fleet of token clusters makes it once, not per cluster).
+    if (m === 'js' && !cert) return (sharedJsContext ??= createSecureContext({ ca: [] }));
+    let context = contexts.get(m);
+    if (context) return context;
+    const options: SecureContextOptions = {};
+    if (cert) Object.assign(options, { cert: cert.cert, key: cert.key });
+    if (m === 'js') options.ca = [];
+    // Any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
+    if (m === 'openssl') Object.assign(options, { ca: tls.caData, allowPartialTrustChain: true });
+    try {
+      context = createSecureContext(options);
+    } catch (e) {
+      if (cert) checkKeyPair(cert);
+      throw e;
+    }
+    contexts.set(m, context);
+    return context;
+  };
+
   const connectWith = async (m: Verification): Promise<TLSSocket | 'openssl'> => {
-    if (cert) checkKeyPair(cert);
+    const secure = secureContext(m);
     const socket = await raw();
     const gate = cert && m !== 'none' ? new ClientFlightGate(socket) : undefined;
-    const opts: ConnectionOptions = { socket: gate ?? socket, ...(servername ? { servername } : {}) };
-    if (cert) Object.assign(opts, { cert: cert.cert, key: cert.key });
     // kdyn judges every verifying mode itself (below), so Node never rejects on its own.
-    opts.rejectUnauthorized = false;
-    if (m === 'js') opts.ca = [];
-    // Any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
-    if (m === 'openssl') Object.assign(opts, { ca: tls.caData, allowPartialTrustChain: true });
+    const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, ...(servername ? { servername } : {}) };
     const s = tlsConnect(opts);
     if (gate) keepRefsInStep(s, socket);
-    const judge = (): Error | 'openssl' | undefined => (m === 'js' ? judgeJs(s) : m === 'none' ? undefined : judgeOpenSsl(s));
+    const judge = (complete: boolean): Error | 'openssl' | undefined => (m === 'js' ? judgeJs(s, complete) : m === 'none' ? undefined : judgeOpenSsl(s));
     try {
       return await handshake(s, timeouts.tlsHandshakeMs, {
         gate,
         // TLS 1.2: the held flight is the answer to the server's; judge now (TLS 1.3 waits for secureConnect).
-        onHeld: () => (s.getProtocol() === 'TLSv1.2' ? judge() : 'wait'),
-        onSecure: judge,
+        onHeld: () => (s.getProtocol() === 'TLSv1.2' ? judge(false) : 'wait'),
+        onSecure: () => judge(true),
       });
     } catch (e) {
       throw NOT_TLS.has((e as NodeJS.ErrnoException).code ?? '') ? await notTlsError(raw, servername) : e;
@@ -185,6 +211,9 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
 }
 
 type Judged = Error | 'openssl' | undefined;
+
+/** The JS verification mode's context when there is no client certificate: the same for every cluster. */
+let sharedJsContext: SecureContext | undefined;
 
 /**
  * Waits for a TLS socket's handshake (bounded by `ms`), runs the verdicts, opens the gate on
@@ -278,6 +307,12 @@ function peerChain(s: TLSSocket, candidates: readonly X509Certificate[] | undefi
   const candidate = last && last.issuer !== last.subject ? candidates?.find((a) => a.subject === last.issuer && last.verify(a.publicKey)) : undefined;
   if (candidate && !candidate.raw.equals(last!.raw)) chain.push(candidate);
   return chain;
+}
+
+/** The server's leaf certificate, read without touching the chain OpenSSL is verifying. */
+function peerLeaf(s: TLSSocket): X509Certificate | undefined {
+  const raw = s.getPeerCertificate(false)?.raw;
+  return raw ? new X509Certificate(raw) : undefined;
 }
 
 /** OpenSSL's errors for a first record that is not TLS. */
