@@ -90,14 +90,16 @@ export function createRoundTripper(opts: RoundTripOptions): RoundTripper {
     if (via) Object.assign(headers, proxyAuthHeader(via));
     log.request(headers);
     const timeoutMs = timeoutOf(o);
-    const timer = new AbortController();
+    // Only a request with a time limit has a timer to cancel; ending it with a reason of our own:
+    // abort() without one builds a DOMException (~0.1 ms, and ~0.5 ms for the first of a run).
+    const timer = timeoutMs > 0 ? new AbortController() : undefined;
     const started = clock.now();
     return new Promise<Sent>((resolve, reject) => {
       let sent: Sent | undefined;
       let over = false;
       let socket: { destroy(): void } | undefined;
       const done = () => {
-        timer.abort();
+        timer?.abort(REQUEST_DONE);
         o.signal?.removeEventListener('abort', onAbort);
       };
       const failEarly = (e: Error) => {
@@ -115,7 +117,7 @@ export function createRoundTripper(opts: RoundTripOptions): RoundTripper {
         if (o.signal.aborted) return failEarly(o.signal.reason instanceof Error ? o.signal.reason : abortError());
         o.signal.addEventListener('abort', onAbort, { once: true });
       }
-      if (timeoutMs > 0) {
+      if (timer) {
         clock.sleep(timeoutMs, timer.signal).then(
           () => {
             const err = new RequestTimeoutError(timeoutMs, timeoutSettingOf(o));
@@ -146,6 +148,9 @@ export function createRoundTripper(opts: RoundTripOptions): RoundTripper {
 
   return { url, send };
 }
+
+/** Why a request's timer stops: the request ended (no one reads it). */
+const REQUEST_DONE = 'request done';
 
 /** The whole body; `max` bytes at most (else ResponseTooLargeError, and the connection is closed). */
 export function readBody(res: WireResponse, max: number | undefined, what: string): Promise<Buffer> {
