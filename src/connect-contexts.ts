@@ -8,9 +8,9 @@
  *     k.client.resource({ group: '', version: 'v1', resource: 'namespaces' }).listAll());
  *   for (const r of results) console.log(r.context, r.ok ? r.value.items.length : r.error);
  */
-import { connect, type Connection, type ConnectOptions } from './connect.js';
+import { connectComposed, type Connection, type ConnectOptions } from './connect.js';
 import { fanOut, type ContextResult, type FanOutOptions } from './fleet/fanout.js';
-import { resolveContexts } from './fleet/contexts.js';
+import { chooseContexts, listContexts } from './fleet/contexts.js';
 
 export interface ForEachContextOptions<T> extends Omit<ConnectOptions, 'flags'>, Pick<FanOutOptions<Connection, T>, 'concurrency' | 'timeoutMs' | 'signal' | 'onResult'> {
   /** `'east'`, `'east,west'`, `'prod-*'`, or a list of those (default: the current context). */
@@ -31,10 +31,12 @@ export async function forEachContext<T>(
 ): Promise<Array<ContextResult<T>>> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const names = await resolveContexts({ ...options, env, cwd });
+  // The kubeconfig files are read once: each context's connection gets the merged kubeconfig.
+  const available = await listContexts({ kubeconfig: options.kubeconfig, env, cwd });
+  const names = chooseContexts(available, options);
   const { contexts: _c, allContexts: _a, concurrency, timeoutMs, signal, onResult, ...connectOptions } = options;
   return fanOut<Connection, T>(names, fn, {
-    open: (context) => connect({ ...connectOptions, env, cwd, flags: { ...options.flags, context } }),
+    open: (context) => connectComposed({ ...connectOptions, env, cwd, merged: available.merged, flags: { ...options.flags, context } }),
     close: (k) => k.close(),
     concurrency,
     timeoutMs,

@@ -227,7 +227,12 @@ export interface Connection extends Handles {
 }
 
 export async function connect(options: ConnectOptions = {}): Promise<Connection> {
-  const layers = compose({ ...options, env: options.env ?? process.env });
+  return connectComposed({ ...options, env: options.env ?? process.env });
+}
+
+/** connect(), given composition options: forEachContext hands each context the kubeconfig it already read. */
+export async function connectComposed(options: ComposeOptions): Promise<Connection> {
+  const layers = compose(options);
   try {
     const config = await layers.restConfig();
     const [transport, discovery, mapper, client, openapi] = await Promise.all([layers.transport(), layers.discovery(), layers.mapper(), layers.dynamic(), layers.openapi()]);

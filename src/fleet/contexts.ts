@@ -30,7 +30,11 @@ export async function listContexts(o: { kubeconfig?: string; env: Record<string,
  * or a list of those, or `allContexts`. Errors name what matched nothing.
  */
 export async function resolveContexts(o: { contexts?: string | readonly string[]; allContexts?: boolean; kubeconfig?: string; env: Record<string, string | undefined>; cwd: string }): Promise<string[]> {
-  const available = await listContexts(o);
+  return chooseContexts(await listContexts(o), o);
+}
+
+/** The names a selection means among `available`'s contexts (resolveContexts, when the kubeconfig is already read). */
+export function chooseContexts(available: KubeconfigContexts, o: { contexts?: string | readonly string[]; allContexts?: boolean }): string[] {
   const text = Array.isArray(o.contexts) ? o.contexts.join(',') : (o.contexts as string | undefined);
   const selector = parseContextSelector(text, o.allContexts === true);
   if (selector.kind === 'single') {

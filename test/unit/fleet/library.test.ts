@@ -31,3 +31,17 @@ test('resolveContexts: the current context by default, lists, --all-contexts', a
   assert.deepEqual(await resolveContexts({ ...o, contexts: ['west', 'east'] }), ['west', 'east']);
   assert.deepEqual(await resolveContexts({ ...o, allContexts: true }), ['east', 'gone', 'west']);
 });
+
+test('forEachContext reads the kubeconfig once: every context sees the files as they were when selected', async () => {
+  const { copyFileSync, readFileSync, writeFileSync } = await import('node:fs');
+  const kubeconfig = `${env.dir}/kubeconfig-once`;
+  copyFileSync(env.kubeconfig, kubeconfig);
+  const fenv = { HOME: env.dir, KUBECONFIG: kubeconfig };
+  // One context at a time: east's function empties the file before west connects.
+  const results = await forEachContext({ contexts: 'east,west', concurrency: 1, env: fenv, cwd: env.dir, cacheDir: `${env.dir}/cache` }, async (k, context) => {
+    if (context === 'east') writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\n');
+    return k.config.server;
+  });
+  assert.equal(readFileSync(kubeconfig, 'utf8'), 'apiVersion: v1\nkind: Config\n');
+  assert.deepEqual(results.map((r) => (r.ok ? r.value : String(r.error))), [env.servers.get('east')!.url, env.servers.get('west')!.url]);
+});
