@@ -52,8 +52,8 @@ const watchTimeout: ServerCase = {
   args: ['get', 'configmaps', '-n', 'demo', '-w', '--request-timeout=2s'],
   code: 0,
   out: /^NAME\s+DATA\s+AGE\napp-config\s/,
-  // About 2 s on an idle machine (a list, then a watch of 2 s). The discovery cache is filled first:
-  // under a full suite's load, a cold run's discovery requests alone once took over the 2 s.
+  // About 2 s on an idle machine (a list, then a watch of 2 s). The discovery cache is filled first,
+  // so the limit covers the list and the watch only.
   // Without the time limit the watch never ends: the hang guard kills it, and the case fails.
   warm: true,
 };
@@ -351,7 +351,6 @@ function assertOnlyCacheWritten(home: string, cache: string, host: string): void
 describe('broken servers', { concurrency: 3 }, () => {
   describe('hostile discovery documents, aggregated', { concurrency: 1 }, () => {
     for (const kind of KINDS) for (const c of hostile(kind, false)) test(c.name, () => runCase(env, c));
-    test(watchTimeout.name, () => runCase(env, watchTimeout));
   });
   describe('hostile discovery documents, legacy, then the legacy-only faults', { concurrency: 1 }, () => {
     for (const kind of KINDS) for (const c of hostile(kind, true)) test(c.name, () => runCase(legacyEnv, c));
@@ -360,4 +359,11 @@ describe('broken servers', { concurrency: 3 }, () => {
   describe('faults on the wire', { concurrency: 1 }, () => {
     for (const c of faultCases.filter((f) => !f.name.includes('(legacy discovery'))) test(c.name, () => runCase(wireEnv, c));
   });
+});
+
+// After the groups above, alone: its 2 s limit is for a list and a watch, and the servers share this
+// test process, whose event loop the "huge" documents above (71 and 151 MiB) keep busy for seconds.
+// Run beside them, under a full suite's load, the list once missed its 2 s.
+describe('a watch and --request-timeout', () => {
+  test(watchTimeout.name, () => runCase(env, watchTimeout));
 });
