@@ -106,7 +106,9 @@ export async function fleetWatch(contexts: readonly string[], open: (context: st
     });
     if (result.error !== undefined) throw result.error;
     if (result.reason !== 'aborted') reason ??= result.reason;
-    if (!done) o.onEnd?.(context, result);
+    // --max-events ended the run: every context ends as a single-context watch ending on it does
+    // (with --for: the lines of what is met, exit 0), not as a context stopped from outside.
+    o.onEnd?.(context, done ? { ...result, reason: 'done' } : result);
   };
   try {
     await fanOut<Member, void>(

@@ -116,6 +116,17 @@ describe('fleet watch --for', () => {
     }
   });
 
+  test('--max-events ends every context as it ends a single-context --for: the lines of what is met, exit 0', async () => {
+    await cms('east').delete('gate').catch(() => undefined);
+    await cms('west').delete('gate').catch(() => undefined);
+    await cms('east').create(gate('Ready'));
+    // east's gate is the only event (west has none): the first event ends the run.
+    const r = await kdyn([...forReady, '--timeout', '60s', '--max-events', '1']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'east/configmap/gate condition met\n');
+    assert.equal(r.err, '');
+  });
+
   test('one context, several namespaces: one wait over them all, as a single-context watch (no context in the lines)', async () => {
     const r = await kdyn(['watch', 'configmap', 'gate', '-n', 'demo,team-a', '--context', 'east', '--for', 'create', '--timeout', '0']);
     assert.equal(r.code, 1);
