@@ -30,7 +30,7 @@ import { checkKeyPair } from './client-key.js';
 import { ClientFlightGate } from './gate.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
 import { hostPort, selfConnectRefusal, setGoSocketOptions } from './tcp-socket.js';
-import { checkName, fastVerify, goChainProblem, parseCaBundle } from './tls-verify.js';
+import { checkName, fastVerify, goChainProblem, parseCaBundle, prepareAnchors } from './tls-verify.js';
 
 export type Verification = 'js' | 'openssl' | 'node' | 'none';
 
@@ -172,6 +172,7 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     return context;
   };
 
+  let anchorsPrepared = false;
   const connectWith = async (m: Verification): Promise<TLSSocket | 'openssl'> => {
     const secure = secureContext(m);
     const socket = await raw();
@@ -179,6 +180,11 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     // kdyn judges every verifying mode itself (below), so Node never rejects on its own.
     const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, ...(servername ? { servername } : {}) };
     const s = tlsConnect(opts);
+    // The ClientHello is out: what the JS verdict needs of the CA bundle is read while the server answers.
+    if (m === 'js' && !anchorsPrepared) {
+      anchorsPrepared = true;
+      prepareAnchors(anchors!);
+    }
     if (gate) keepRefsInStep(s, socket);
     const judge = (complete: boolean): Error | 'openssl' | undefined => (m === 'js' ? judgeJs(s, complete) : m === 'none' ? undefined : judgeOpenSsl(s));
     try {
