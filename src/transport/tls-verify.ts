@@ -254,10 +254,6 @@ function altnameError(host: string, reason: string): TlsVerifyError {
 }
 
 /**
- * The fast path. `serverName` is the tls-server-name, else the URL's host. The certificates the
- * server sent after its leaf are never used here: a chain that needs them goes to OpenSSL.
- */
-/**
  * The part of fastVerify that needs only the CA bundle, done while the server answers the ClientHello:
  * each certificate's DER facts, public key, dates and key usages (cached on the certificate objects),
  * and OpenSSL's first issuer check and signature verification (their first use costs ~0.5 ms on Node
@@ -277,6 +273,10 @@ export function prepareAnchors(anchors: readonly X509Certificate[]): void {
   }
 }
 
+/**
+ * The fast path. `serverName` is the tls-server-name, else the URL's host. The certificates the
+ * server sent after its leaf are never used here: a chain that needs them goes to OpenSSL.
+ */
 export function fastVerify(leaf: X509Certificate, anchors: readonly X509Certificate[], serverName: string, now: number): FastVerdict {
   const openssl = (why: string): FastVerdict => ({ verdict: 'openssl', why });
   const reject = (error: TlsVerifyError): FastVerdict => ({ verdict: 'reject', error });
