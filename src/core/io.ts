@@ -27,4 +27,9 @@ export interface IO {
    * unregister function. Absent in tests that have no process signals.
    */
   onSignal?(listener: (signal: 'SIGINT' | 'SIGTERM') => void): () => void;
+  /**
+   * The process exits as soon as the command settles (a CLI run, ../startup/process.ts), taking its
+   * connections with it: nothing needs tearing down first. Absent in tests that run main() in-process.
+   */
+  exitsAfterRun?: boolean;
 }

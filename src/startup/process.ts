@@ -44,6 +44,7 @@ export function processIO(): IO {
     openScreen: async (restore) => (await import('./terminal.js')).openTerminal(io.stdout, restore),
     env: process.env,
     cwd: process.cwd(),
+    exitsAfterRun: true,
     onSignal(listener) {
       const onInt = () => listener('SIGINT');
       const onTerm = () => listener('SIGTERM');

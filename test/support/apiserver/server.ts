@@ -65,6 +65,8 @@ export interface RequestLogEntry {
   status: number;
   userAgent: string;
   time: number;
+  /** The client's port: requests with the same one came on the same connection. */
+  remotePort?: number;
 }
 
 export interface KubeconfigFileOptions {
@@ -182,6 +184,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
       status: 0,
       userAgent: String(req.headers['user-agent'] ?? ''),
       time: clock.now(),
+      remotePort: req.socket.remotePort,
     };
     if (requestLog.length >= requestLogLimit) requestLog.splice(0, requestLog.length - Math.floor(requestLogLimit / 2));
     requestLog.push(entry);

@@ -69,13 +69,14 @@ describe('local API server: auth, version, request log, faults', () => {
     }
   });
 
-  test('the request log records method, path, query, Accept, status and user agent', async () => {
+  test('the request log records method, path, query, Accept, status, user agent and the client\'s port', async () => {
     server.clearLog();
     await call(server, 'GET', '/api/v1/namespaces?limit=2', { headers: { accept: 'application/json', 'user-agent': 'kdyn-test/1.0' } });
     await call(server, 'GET', '/api/v1/namespaces/nope', { headers: { 'user-agent': 'kdyn-test/1.0' } });
     assert.equal(server.requestLog.length, 2);
     const [a, b] = server.requestLog;
-    assert.deepEqual({ ...a, time: 0 }, { method: 'GET', path: '/api/v1/namespaces', query: 'limit=2', accept: 'application/json', status: 200, userAgent: 'kdyn-test/1.0', time: 0 });
+    assert.ok(Number.isInteger(a!.remotePort) && a!.remotePort! > 0, `remotePort ${a!.remotePort}`);
+    assert.deepEqual({ ...a, time: 0, remotePort: 0 }, { method: 'GET', path: '/api/v1/namespaces', query: 'limit=2', accept: 'application/json', status: 200, userAgent: 'kdyn-test/1.0', time: 0, remotePort: 0 });
     assert.equal(b!.status, 404);
     assert.ok(Math.abs(a!.time - Date.now()) < 60_000);
   });
