@@ -199,6 +199,9 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
       } catch (e) {
         out.errors.push(listError(e, { gvr: mapping.gvr, named: req.names.length > 0, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector }));
       }
+      // The mapping refreshed to a cluster-scoped resource (its CRD replaced by one of that scope): its
+      // one list (or error) stands for every namespace.
+      if (!mapping.namespaced) break;
     }
     if (o.output.format.type === 'table') {
       const { gvr, gvk, namespaced } = mapping;

@@ -256,6 +256,20 @@ describe('discovery per context, as a single-context get', () => {
     assert.equal(gone.out, 'prod-east/gizmo.b.example.com/prod-east-gizmo\n');
     assert.equal(gone.err, 'error: context "prod-west": the server doesn\'t have a resource type "gizmos"\n');
   });
+
+  test('a namespaced CRD replaced by a cluster-scoped one under its name, with -n a,b: that context lists it once, not once per namespace', async () => {
+    for (const c of ['prod-east', 'prod-west']) await create(c, 'n.example.com', 'widgets', 'Widget');
+    const ns = ['--context', 'prod-east,prod-west', '-n', 'demo,default', '-o', 'name'];
+    const first = await kdyn(['get', 'widgets', ...ns]);
+    assert.equal(first.out, 'prod-east/widget.n.example.com/prod-east-widget\nprod-west/widget.n.example.com/prod-west-widget\n', first.err);
+    // In prod-east a cluster-scoped CRD takes the name over; its cache (fresh for 10 minutes) still maps the namespaced one.
+    await crds('prod-east').create(simpleCrd({ group: 'm.example.com', plural: 'widgets', kind: 'Widget', scope: 'Cluster' }) as Unstructured);
+    await clientFor(env.servers.get('prod-east')!).resource({ group: 'm.example.com', version: 'v1', resource: 'widgets' }, { namespaced: false }).create({ apiVersion: 'm.example.com/v1', kind: 'Widget', metadata: { name: 'cluster-widget' } });
+    await crds('prod-east').delete('widgets.n.example.com');
+    const r = await kdyn(['get', 'widgets', ...ns]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'prod-east/widget.m.example.com/cluster-widget\nprod-west/widget.n.example.com/prod-west-widget\n');
+  });
 });
 
 describe('one context: today\'s output', () => {
