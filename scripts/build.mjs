@@ -86,7 +86,9 @@ if (failures.length === 0) {
   }
 }
 // --declarations (prepack and npm test): the library's .d.ts files, dist/types (package.json "types").
+// Emptied first: tsc never removes the .d.ts of a module that no longer exists, and npm would pack it.
 if (process.argv.includes('--declarations')) {
+  rmSync(join(root, 'dist/types'), { recursive: true, force: true });
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });
   if (tsc.status !== 0) failures.push('dist/types: tsc -p tsconfig.lib.json failed');
 }

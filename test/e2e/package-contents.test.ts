@@ -42,6 +42,17 @@ test('npm pack contains the bundle, library, types, bin scripts, README, LICENSE
   }
 });
 
+test('every declaration packed is of a module that exists (the build empties dist/types before tsc)', (t) => {
+  const p = npmPack();
+  if (typeof p === 'string') return t.skip(p);
+  const declarations = p.files.map((f) => f.path).filter((f) => f.startsWith('dist/types/'));
+  assert.ok(declarations.length > 10, `${declarations.length} declarations`);
+  for (const d of declarations) {
+    const source = join(root, 'src', d.slice('dist/types/'.length).replace(/\.d\.ts$/, '.ts'));
+    assert.ok(existsSync(source), `${d}: no ${source}`);
+  }
+});
+
 test('a global install pulls only the library runtime dependencies', () => {
   assert.deepEqual(Object.keys(pkg.dependencies!).sort(), ['env-paths', 'js-yaml']);
   assert.deepEqual(pkg.peerDependenciesMeta!['@kubernetes/client-node'], { optional: true });
