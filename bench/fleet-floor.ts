@@ -9,7 +9,7 @@
  *
  * Usage: node build/bench/fleet-floor.js [--runs N] (default 31; 2 untimed warm-up runs of each first).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,26 +17,19 @@ import { fileURLToPath } from 'node:url';
 import { runOnce, type RunSpec } from './measure.js';
 import { median } from './stats.js';
 import { KDYN_BIN } from './tools.js';
+import { spawnFleetServers } from './fleet-spawn.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const CLUSTERS = 10;
-
-async function startServers(dir: string): Promise<ChildProcess> {
-  const c = spawn(process.execPath, [join(HERE, 'fleet-servers.js'), dir, String(CLUSTERS)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    c.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && resolve());
-    c.on('exit', (code) => reject(new Error(`fleet servers exited (${code}) before ready`)));
-  });
-  return c;
-}
 
 async function main(): Promise<void> {
   const i = process.argv.indexOf('--runs');
   const runs = i >= 0 ? Number(process.argv[i + 1]) : 31;
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a positive whole number');
   const dir = mkdtempSync(join(tmpdir(), 'kdyn-fleet-floor-'));
-  const servers = await startServers(dir);
+  let servers: ChildProcess | undefined;
   try {
+    servers = await spawnFleetServers(dir, CLUSTERS, (c) => (servers = c));
     const kubeconfig = join(dir, 'kubeconfig');
     // Each kdyn command its own HOME (discovery and code caches), as the harness gives each tool its own.
     const home = (name: string) => {
@@ -69,7 +62,7 @@ async function main(): Promise<void> {
     process.stdout.write(`minimal client ${CLUSTERS} vs kdyn 1: ${(m[3]! / m[0]!).toFixed(2)}x\n`);
     process.stdout.write(`${CLUSTERS - 1} more clusters cost kdyn ${(m[1]! - m[0]!).toFixed(1)} ms, the minimal client ${(m[3]! - m[2]!).toFixed(1)} ms (${runs} alternating runs, medians)\n`);
   } finally {
-    servers.kill('SIGKILL');
+    servers?.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -6,17 +6,15 @@
  * - peak memory of the 10-cluster `get` against the 1-cluster one: flat (<= 1.25x; the objects
  *   printed are a few dozen lines, so what grows is the per-cluster cost).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BenchCase } from '../types.js';
 import { KDYN_BIN } from '../tools.js';
+import { spawnFleetServers } from '../fleet-spawn.js';
 
 const CLUSTERS = 10;
-const HERE = fileURLToPath(new URL('.', import.meta.url));
-const SERVERS = join(HERE, '..', 'fleet-servers.js');
 const DIR = join(tmpdir(), `kdyn-bench-fleet-${process.pid}`);
 const KUBECONFIG = join(DIR, 'kubeconfig');
 const CONTEXTS = Array.from({ length: CLUSTERS }, (_, i) => `c${i}`);
@@ -31,17 +29,7 @@ process.on('exit', () => {
 
 /** The 10 servers, started once for every case. */
 async function prepare(): Promise<string | undefined> {
-  servers ??= new Promise((resolve, reject) => {
-    mkdirSync(DIR, { recursive: true });
-    const c = spawn(process.execPath, [SERVERS, DIR, String(CLUSTERS)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = c;
-    let err = '';
-    c.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    c.stdout!.on('data', (b: Buffer) => {
-      if (b.toString().includes('ready')) resolve(c);
-    });
-    c.on('exit', (code) => reject(new Error(`fleet servers exited (${code}) before ready: ${err.trim().split('\n').pop() ?? ''}`)));
-  });
+  servers ??= spawnFleetServers(DIR, CLUSTERS, (c) => (child = c));
   try {
     await servers;
     return undefined;
