@@ -175,7 +175,8 @@ class ApplyRun {
    * Before the objects whose kinds the input's own CRDs declare (or that did not map): wait until
    * those CRDs are Established (a CRD applied a moment ago may not serve yet, even where a stale
    * discovery cache already maps its kind); then, if some objects did not map, refresh discovery
-   * once and map them again. Nothing to do in a dry run (dry-run CRDs are not created).
+   * and map them again, as long as an established CRD's kind is still missing from discovery (within
+   * the establish timeout). Nothing to do in a dry run (dry-run CRDs are not created).
    */
   async #remapAfterCrds(indexes: readonly number[], resolved: Resolved[]): Promise<void> {
     const unmapped = indexes.filter((i) => {
@@ -197,10 +198,24 @@ class ApplyRun {
       return o.state === 'ready' ? [] : [[String(r.sent!.metadata!.name), o.message] as [string, string]];
     }));
     if (this.#stopped || unmapped.length === 0) return;
-    this.#kinds.reset();
-    await this.deps.mapper.refresh();
-    const again = await resolveAll(this.manifests, this.#kinds, this.#declared, namespaceRule(this.opts), unmapped, 'keep');
-    for (const i of unmapped) resolved[i] = again[i]!;
+    // kube-apiserver lists an Established CRD's group in discovery a moment later (its discovery
+    // document is updated on its own): a kind of a CRD this run established that is not served yet is
+    // asked again, backing off, within the establish timeout, instead of failing on the first refresh.
+    const established = new Set(crds.map((r) => String(r.sent!.metadata!.name)).filter((n) => !this.#notEstablished.has(n)));
+    const deadline = this.#clock.now() + (this.opts.establishTimeoutMs ?? DEFAULT_ESTABLISH_TIMEOUT_MS);
+    let pending = unmapped;
+    for (let delayMs = 50; ; delayMs = Math.min(delayMs * 2, 1_000)) {
+      this.#kinds.reset();
+      await this.deps.mapper.refresh();
+      const again = await resolveAll(this.manifests, this.#kinds, this.#declared, namespaceRule(this.opts), pending, 'keep');
+      for (const i of pending) resolved[i] = again[i]!;
+      pending = pending.filter((i) => {
+        const r = resolved[i]!;
+        return !('error' in r) && !r.mapping && r.declared !== undefined && established.has(r.declared.crdName);
+      });
+      if (pending.length === 0 || this.#stopped || this.#clock.now() + delayMs > deadline) return;
+      await this.#clock.sleep(delayMs, this.opts.signal).catch(() => undefined);
+    }
   }
 
   #notEstablished = new Map<string, string>();

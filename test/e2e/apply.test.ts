@@ -54,6 +54,17 @@ test('a namespace that contradicts -n: kubectl\'s message, no write at all', asy
   assert.deepEqual(writes(), []);
 });
 
+test('a CRD Established before discovery lists its group (as kube-apiserver publishes it a moment later): its instance is applied once it is listed', async () => {
+  const crd = simpleCrd({ group: 'late.kdyn.dev', plural: 'latecomers', kind: 'Latecomer' });
+  const p = file('late.yaml', [crd, { apiVersion: 'late.kdyn.dev/v1', kind: 'Latecomer', metadata: { name: 'l1', namespace: 'demo' } }]);
+  server.faults.lateGroups.set('late.kdyn.dev', 3);
+  const r = await kdyn(['apply', '-f', p]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, 'customresourcedefinition.apiextensions.k8s.io/latecomers.late.kdyn.dev serverside-applied\nlatecomer.late.kdyn.dev/l1 serverside-applied\n');
+  assert.equal(server.faults.lateGroups.size, 0, 'every late /apis document was asked for');
+  assert.ok(server.requestLog.some((e) => e.method === 'PATCH' && e.path === '/apis/late.kdyn.dev/v1/namespaces/demo/latecomers/l1'));
+});
+
 test('a kind nothing can serve (no CRD of the input declares it): refused before the first write, even beside a CRD and its instance', async () => {
   const crd = simpleCrd({ group: 'refuse.kdyn.dev', plural: 'refusals', kind: 'Refusal' });
   const p = file('unmapped.yaml', [crd, { apiVersion: 'refuse.kdyn.dev/v1', kind: 'Refusal', metadata: { name: 'r1' } }, cm('u1'), { apiVersion: 'refuse.kdyn.dev/v1', kind: 'Frob', metadata: { name: 'f1' } }]);

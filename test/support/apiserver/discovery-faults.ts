@@ -30,6 +30,19 @@ export function markStale(r: RawResponse, gvs: string[]): RawResponse {
   return withBody(r, JSON.stringify(doc));
 }
 
+/**
+ * The `/apis` document without the given groups (aggregated or legacy): kube-apiserver publishes a
+ * new CRD's group in discovery a moment after the CRD is Established.
+ */
+export function withoutGroups(r: RawResponse, groups: string[]): RawResponse {
+  if (r.status !== 200 || !groups.length) return r;
+  const doc = JSON.parse(String(r.body)) as Obj;
+  const key = isAggregated(r) ? 'items' : 'groups';
+  const nameOf = (g: Obj): unknown => (key === 'items' ? g.metadata?.name : g.name);
+  doc[key] = (doc[key] ?? []).filter((g: Obj) => !groups.includes(String(nameOf(g))));
+  return withBody(r, JSON.stringify(doc));
+}
+
 /** Names for one hostile group: [group, version, resource]. */
 function hostileNames(kind: HostileDiscovery): [string, string, string] {
   switch (kind) {

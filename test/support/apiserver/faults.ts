@@ -61,10 +61,23 @@ export class Faults {
   readonly groupVersions = new Map<string, 'unavailable' | 'stale'>();
   /** A hostile document served for `/apis` and `/api` (legacy and aggregated). */
   discovery: HostileDiscovery | undefined;
+  /** Groups left out of the next N `/apis` documents, by group (a new CRD's group published late). */
+  readonly lateGroups = new Map<string, number>();
   private onRestart: () => void;
 
   constructor(onRestart: () => void = () => {}) {
     this.onRestart = onRestart;
+  }
+
+  /** The groups this `/apis` document leaves out (each one's count goes down by one). */
+  takeLateGroups(): string[] {
+    const out = [...this.lateGroups.keys()];
+    for (const g of out) {
+      const left = this.lateGroups.get(g)! - 1;
+      if (left > 0) this.lateGroups.set(g, left);
+      else this.lateGroups.delete(g);
+    }
+    return out;
   }
 
   add(spec: FaultSpec): Fault {

@@ -22,7 +22,7 @@ import { CrdController } from './crd-controller.js';
 import { seedServer } from './seed.js';
 import { createCatalog } from './catalog.js';
 import { Watches, type StreamResponse } from './watch.js';
-import { hostileDiscovery, markStale } from './discovery-faults.js';
+import { hostileDiscovery, markStale, withoutGroups } from './discovery-faults.js';
 
 export interface ServerOptions {
   /** 0 (default) = any free port. */
@@ -272,6 +272,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
       if (d && (path === '/apis' || path === '/api')) {
         if (faults.groupVersions.size) d = markStale(d, [...faults.groupVersions.keys()]);
         if (faults.discovery) d = hostileDiscovery(d, faults.discovery);
+        if (path === '/apis' && faults.lateGroups.size) d = withoutGroups(d, faults.takeLateGroups());
       }
       send(d ?? pageNotFound());
       return;
