@@ -2,19 +2,17 @@
  * How kdyn reaches a cluster: one `Dialer` per server and client certificate, which opens a ready
  * connection (TCP, TLS, or TLS inside a proxy's CONNECT tunnel) for ./pool.ts to send HTTP/1.1 on.
  *
- * Verification of an https server, by mode (see docs/security.md):
- * - `js` (the kubeconfig has a CA that parses): the TLS session is set up with no CA at all (so Node
- *   never builds its ~140-certificate root store: ~31 ms CPU on Node 20, ~5 ms on 22 and 24, docs/security.md) and ./tls-verify.ts `fastVerify` judges
- *   the chain before the socket is handed out. A chain it cannot fully decide (intermediates, name
- *   constraints, other critical extensions, ...) switches the dialer to `openssl` for good and the
- *   connection is made again.
- * - `openssl`: the kubeconfig's CA as `ca` (every certificate of it a trust anchor); OpenSSL's verdict
- *   is read from the socket, then the Go rules OpenSSL lacks are applied to the chain it verified:
- *   the name by type from the DER, only Go-CAs sign, no SHA-1 (./tls-verify.ts).
- * - `node` (no CA: the system roots): the same with Node's default roots.
+ * Verification of an https server (see docs/security.md): kdyn connects only when two independent
+ * verdicts accept, and Node's own `rejectUnauthorized`/`checkServerIdentity` are not used.
+ * - OpenSSL's: the trust anchors are the certificates of the kubeconfig's CA bundle that Go accepts
+ *   (./go-pem.ts; every one of them an anchor, as in Go: partial chains), or Node's default roots when
+ *   the kubeconfig has no CA (`system`); its verdict is read from the socket.
+ * - Go's (./x509-verify.ts): crypto/x509's parser, path building and allowlists on the certificates
+ *   the server sent, against the same anchors.
  * - `none`: `insecure-skip-tls-verify`.
- * Node's own `rejectUnauthorized`/`checkServerIdentity` are not used: kdyn's checks decide, in every
- * mode, before anything is written.
+ * No input changes which checks run: a CA bundle block that cannot be parsed is skipped as Go skips
+ * it, and both verdicts apply in every verifying mode. The ClientHello offers Go's signature schemes
+ * only, so a server whose key Go's TLS stack cannot use fails the handshake as it does for kubectl.
  * Nothing is written on a connection before its server passed: a failed check destroys the socket
  * before one request byte. With a client certificate, the client's handshake flight that carries it
  * is held back (./gate.ts) until the server passed.
@@ -24,15 +22,29 @@
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, createSecureContext, type ConnectionOptions, type SecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls';
-import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as tlsModule from 'node:tls';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { checkKeyPair } from './client-key.js';
 import { ClientFlightGate } from './gate.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
 import { hostPort, selfConnectRefusal, setGoSocketOptions } from './tcp-socket.js';
-import { checkName, fastVerify, goChainProblem, parseCaBundle, prepareAnchors } from './tls-verify.js';
+import { readCaBundle } from './go-pem.js';
+import type { GoCertificate } from './x509-parse.js';
+import { certPool, verifyServer, type CertPool } from './x509-verify.js';
 
-export type Verification = 'js' | 'openssl' | 'node' | 'none';
+/** `openssl`: the kubeconfig's CA bundle; `node`: Node's default roots (no CA in the kubeconfig); `none`: insecure. */
+export type Verification = 'openssl' | 'node' | 'none';
+
+/**
+ * The signature schemes Go's TLS client offers (crypto/tls defaultSupportedSignatureAlgorithms,
+ * go1.23), in its order: a server key Go cannot use (RSA-PSS keys, Ed448) fails the handshake.
+ */
+export const GO_SIGNATURE_SCHEMES = [
+  'rsa_pss_rsae_sha256', 'ecdsa_secp256r1_sha256', 'ed25519', 'rsa_pss_rsae_sha384', 'rsa_pss_rsae_sha512',
+  'rsa_pkcs1_sha256', 'rsa_pkcs1_sha384', 'rsa_pkcs1_sha512', 'ecdsa_secp384r1_sha384', 'ecdsa_secp521r1_sha512',
+  'rsa_pkcs1_sha1', 'ECDSA+SHA1',
+].join(':');
 
 export interface Dialer {
   /** Opens one connection, resolved once it can carry a request (TLS verified). */
@@ -65,8 +77,6 @@ export interface DialOptions {
   log?: (message: string) => void;
   /** Opens a TCP connection, to the server or a proxy (tests stand in a socket that never connects, or one that records its options). */
   connect?: (host: string, port: number) => Socket;
-  /** `openssl`: verify with OpenSSL (plus Go's rules) from the first connection, never the fast path (tests compare the two). */
-  verification?: 'openssl';
 }
 
 function clientCert(tls: TLSConfig): ClientCertificate | undefined {
@@ -102,130 +112,114 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
   }
 
   const servername = sni(tls.serverName || host);
-  const verifyName = tls.serverName || host;
-  const anchors = !tls.insecure && tls.caData ? parseCaBundle(tls.caData) : undefined;
+  // Go's tlsHost: the URL's host with an IPv6 literal still in brackets (VerifyHostname strips them).
+  const verifyName = tls.serverName || url.hostname;
+  const bundle = !tls.insecure && tls.caData ? readCaBundle(tls.caData) : undefined;
   const cert = o.cert ?? clientCert(tls);
-  let mode: Verification = tls.insecure ? 'none' : anchors && o.verification !== 'openssl' ? 'js' : tls.caData ? 'openssl' : 'node';
+  const mode: Verification = tls.insecure ? 'none' : bundle ? 'openssl' : 'node';
+  const roots = (): CertPool => (bundle ? (bundlePool ??= certPool(bundle.certs)) : systemRoots());
+  let bundlePool: CertPool | undefined;
 
   const raw = (): Promise<Socket> =>
     proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts, open) : tcp(host, port, timeouts.dialMs);
 
-  /** The JS verdict on the connected (or, in TLS 1.2, half-connected) server. */
-  const judgeJs = (s: TLSSocket, complete: boolean): Error | 'openssl' | undefined => {
-    try {
-      // Once the handshake is complete, the peer's certificate as an X509Certificate straight from
-      // the session, not the legacy object tree of getPeerCertificate() parsed again (~0.4 ms a
-      // connection). Not mid-handshake (TLS 1.2's held flight): there Node 20-24 takes the leaf out
-      // of the chain OpenSSL has yet to verify, and the handshake then fails.
-      const leaf = complete ? s.getPeerX509Certificate() : peerLeaf(s);
-      if (!leaf) return Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-      const v = fastVerify(leaf, anchors!, verifyName, now());
-      if (v.verdict === 'accept') return undefined;
-      if (v.verdict === 'reject') return v.error;
-      o.log?.(`TLS: verifying ${url.host} with OpenSSL: ${v.why}`);
-      return 'openssl';
-    } catch (e) {
-      return Object.assign(new Error(`certificate verification failed: ${(e as Error).message}`), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-    }
-  };
-
   /**
    * OpenSSL has checked the server's chain (at secureConnect, or in TLS 1.2 when the client's flight
-   * is held): Go's name check, then the Go rules OpenSSL lacks on the chain it built, then its verdict.
+   * is held): Go's verdict on what the server sent, then OpenSSL's. Both must accept.
    */
-  const judgeOpenSsl = (s: TLSSocket): Error | undefined => {
+  const judge = (s: TLSSocket): Error | undefined => {
     const handle = (s as unknown as { _handle?: { verifyError?: () => Error | null } })._handle;
     if (typeof handle?.verifyError !== 'function') {
-      return Object.assign(new Error('cannot read OpenSSL\'s verdict on the server on this Node.js version'), { code: 'ERR_KDYN_TLS_EARLY_VERIFY' });
+      return Object.assign(new Error("cannot read OpenSSL's verdict on the server on this Node.js version"), { code: 'ERR_KDYN_TLS_EARLY_VERIFY' });
     }
     const openSslVerdict = handle.verifyError();
-    // Where OpenSSL refused, a bundle candidate it skipped is added so that Go's reason can name it.
-    const chain = peerChain(s, openSslVerdict ? anchors : undefined);
-    if (!chain[0]) return Object.assign(new Error('the server presented no certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-    return checkName(chain[0], verifyName) ?? goChainProblem(chain, anchors) ?? openSslVerdict ?? undefined;
+    const go = verifyServer({ presented: peerChain(s), roots: roots(), serverName: verifyName, now: now() });
+    if (go) return go;
+    if (openSslVerdict) {
+      o.log?.(`TLS: ${url.host}: Go's rules accept the server's certificate, OpenSSL does not (${openSslVerdict.message}); refused`);
+      return Object.assign(openSslVerdict, { openSslVerify: true });
+    }
+    return undefined;
   };
 
   /**
-   * One SecureContext per verification mode, made once for every connection of this dialer: the
-   * client key and certificate are parsed once, and OpenSSL refuses a key that does not match the
-   * certificate. Only when it refuses are they examined again, for Go's words (./client-key.ts).
+   * One SecureContext for every connection of this dialer: the client key and certificate are parsed
+   * once, and OpenSSL refuses a key that does not match the certificate. Only when it refuses are they
+   * examined again, for Go's words (./client-key.ts).
    */
-  const contexts = new Map<Verification, SecureContext>();
-  const secureContext = (m: Verification): SecureContext => {
-    // Without a client certificate the JS mode's context holds nothing of this cluster (no CA, no
-    // key): one for every dialer of the process (a fleet of token clusters makes it once, not per cluster).
-    if (m === 'js' && !cert) return (sharedJsContext ??= createSecureContext({ ca: [] }));
-    let context = contexts.get(m);
+  let context: SecureContext | undefined;
+  const secureContext = (): SecureContext => {
     if (context) return context;
-    const options: SecureContextOptions = {};
+    const options: SecureContextOptions = { sigalgs: GO_SIGNATURE_SCHEMES };
     if (cert) Object.assign(options, { cert: cert.cert, key: cert.key });
-    if (m === 'js') options.ca = [];
     // Any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
-    if (m === 'openssl') Object.assign(options, { ca: tls.caData, allowPartialTrustChain: true });
+    if (mode === 'openssl') Object.assign(options, { ca: bundle!.pem, allowPartialTrustChain: true });
     try {
       context = createSecureContext(options);
     } catch (e) {
       if (cert) checkKeyPair(cert);
       throw e;
     }
-    contexts.set(m, context);
     return context;
   };
 
-  let anchorsPrepared = false;
-  const connectWith = async (m: Verification): Promise<TLSSocket | 'openssl'> => {
-    const secure = secureContext(m);
-    const socket = await raw();
-    const gate = cert && m !== 'none' ? new ClientFlightGate(socket) : undefined;
-    // kdyn judges every verifying mode itself (below), so Node never rejects on its own.
-    const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, ...(servername ? { servername } : {}) };
-    const s = tlsConnect(opts);
-    // The ClientHello is out: what the JS verdict needs of the CA bundle is read while the server answers.
-    if (m === 'js' && !anchorsPrepared) {
-      anchorsPrepared = true;
-      prepareAnchors(anchors!);
-    }
-    if (gate) keepRefsInStep(s, socket);
-    const judge = (complete: boolean): Error | 'openssl' | undefined => (m === 'js' ? judgeJs(s, complete) : m === 'none' ? undefined : judgeOpenSsl(s));
-    try {
-      return await handshake(s, timeouts.tlsHandshakeMs, {
-        gate,
-        // TLS 1.2: the held flight is the answer to the server's; judge now (TLS 1.3 waits for secureConnect).
-        onHeld: () => (s.getProtocol() === 'TLSv1.2' ? judge(false) : 'wait'),
-        onSecure: () => judge(true),
-      });
-    } catch (e) {
-      throw NOT_TLS.has((e as NodeJS.ErrnoException).code ?? '') ? await notTlsError(raw, servername) : e;
-    }
-  };
-
   return {
-    get verification() {
-      return mode;
-    },
+    verification: mode,
     dial: async () => {
-      if (mode === 'js') {
-        const s = await connectWith('js');
-        if (s !== 'openssl') return s;
-        mode = 'openssl';
+      const secure = secureContext();
+      const socket = await raw();
+      const gate = cert && mode !== 'none' ? new ClientFlightGate(socket) : undefined;
+      // kdyn judges every verifying mode itself (below), so Node never rejects on its own.
+      const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, ...(servername ? { servername } : {}) };
+      const s = tlsConnect(opts);
+      if (gate) keepRefsInStep(s, socket);
+      const verdict = (): Error | undefined => (mode === 'none' ? undefined : judge(s));
+      try {
+        return await handshake(s, timeouts.tlsHandshakeMs, {
+          gate,
+          // TLS 1.2: the held flight is the answer to the server's; judge now (TLS 1.3 waits for secureConnect).
+          onHeld: () => (s.getProtocol() === 'TLSv1.2' ? verdict() : 'wait'),
+          onSecure: verdict,
+        });
+      } catch (e) {
+        throw NOT_TLS.has((e as NodeJS.ErrnoException).code ?? '') ? await notTlsError(raw, servername) : e;
       }
-      const s = await connectWith(mode);
-      if (s === 'openssl') throw new Error('internal: OpenSSL verification asked for OpenSSL');
-      return s;
     },
   };
 }
 
-type Judged = Error | 'openssl' | undefined;
+type Judged = Error | undefined;
 
-/** The JS verification mode's context when there is no client certificate: the same for every cluster. */
-let sharedJsContext: SecureContext | undefined;
+let systemPool: CertPool | undefined;
+
+/**
+ * Node's default roots as Go would hold them, for Go's verdict when a kubeconfig has no CA: the roots
+ * bundled with Node plus the NODE_EXTRA_CA_CERTS file, each block read by Go's rules (what Go would
+ * skip is skipped, e.g. an `X509 CERTIFICATE` block OpenSSL takes). Where Node trusts more (its
+ * --use-system-ca or --use-openssl-ca stores), OpenSSL may accept what Go's verdict cannot find a
+ * root for: kdyn then refuses. Built on the first connection that needs it.
+ */
+function systemRoots(): CertPool {
+  if (systemPool) return systemPool;
+  const certs: GoCertificate[] = [];
+  for (const pem of tlsModule.rootCertificates) certs.push(...readCaBundle(Buffer.from(pem, 'latin1')).certs);
+  const extra = process.env.NODE_EXTRA_CA_CERTS;
+  if (extra) {
+    try {
+      certs.push(...readCaBundle(readFileSync(extra)).certs);
+    } catch {
+      // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS and goes on without it
+    }
+  }
+  systemPool = certPool(certs);
+  return systemPool;
+}
 
 /**
  * Waits for a TLS socket's handshake (bounded by `ms`), runs the verdicts, opens the gate on
  * success; on failure or timeout destroys the socket unopened.
  */
-function handshake(s: TLSSocket, ms: number, h: { gate?: ClientFlightGate; onHeld?: () => Judged | 'wait'; onSecure?: () => Judged } = {}): Promise<TLSSocket | 'openssl'> {
+function handshake(s: TLSSocket, ms: number, h: { gate?: ClientFlightGate; onHeld?: () => Judged | 'wait'; onSecure?: () => Judged } = {}): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
     let done = false;
     const finish = (r: Judged): void => {
@@ -239,8 +233,7 @@ function handshake(s: TLSSocket, ms: number, h: { gate?: ClientFlightGate; onHel
         return;
       }
       s.destroy();
-      if (r === 'openssl') resolve('openssl');
-      else reject(r);
+      reject(r);
     };
     const onError = (e: Error) => finish(e);
     const timer = setTimeout(() => finish(Object.assign(new Error('net/http: TLS handshake timeout'), { code: 'ERR_KDYN_TLS_HANDSHAKE_TIMEOUT' })), ms);
@@ -300,25 +293,13 @@ function tcpConnect(s: Socket, host: string, port: number, ms: number): Promise<
 }
 
 /**
- * The server's chain as OpenSSL built it: the leaf, then each issuer (the trust anchor last). Given
- * `candidates`, a certificate of them that signed the last one is added (OpenSSL skips an issuer
- * whose keyUsage lacks keyCertSign).
+ * The certificates the server sent, leaf first, as Node exposes them (the leaf, then each issuer it
+ * finds among them, then issuers from the trust store): DER, for Go's verdict.
  */
-function peerChain(s: TLSSocket, candidates: readonly X509Certificate[] | undefined): X509Certificate[] {
-  const chain: X509Certificate[] = [];
-  for (let c = s.getPeerCertificate(true); c?.raw && !chain.some((x) => x.raw.equals(c.raw)); c = c.issuerCertificate) {
-    chain.push(new X509Certificate(c.raw));
-  }
-  const last = chain[chain.length - 1];
-  const candidate = last && last.issuer !== last.subject ? candidates?.find((a) => a.subject === last.issuer && last.verify(a.publicKey)) : undefined;
-  if (candidate && !candidate.raw.equals(last!.raw)) chain.push(candidate);
+function peerChain(s: TLSSocket): Buffer[] {
+  const chain: Buffer[] = [];
+  for (let c = s.getPeerCertificate(true); c?.raw && !chain.some((x) => x.equals(c.raw)); c = c.issuerCertificate) chain.push(c.raw);
   return chain;
-}
-
-/** The server's leaf certificate, read without touching the chain OpenSSL is verifying. */
-function peerLeaf(s: TLSSocket): X509Certificate | undefined {
-  const raw = s.getPeerCertificate(false)?.raw;
-  return raw ? new X509Certificate(raw) : undefined;
 }
 
 /** OpenSSL's errors for a first record that is not TLS. */

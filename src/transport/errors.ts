@@ -27,6 +27,40 @@ const X509_REASONS: Record<string, string> = {
   EE_KEY_TOO_SMALL: 'cannot verify signature: the key is too small',
 };
 
+/** TLS alerts the server sent (OpenSSL's names) -> Go's crypto/tls alert text (`remote error: tls: ...`). */
+const GO_ALERTS: Record<string, string> = {
+  CLOSE_NOTIFY: 'close notify',
+  UNEXPECTED_MESSAGE: 'unexpected message',
+  BAD_RECORD_MAC: 'bad record MAC',
+  DECRYPTION_FAILED: 'decryption failed',
+  RECORD_OVERFLOW: 'record overflow',
+  DECOMPRESSION_FAILURE: 'decompression failure',
+  HANDSHAKE_FAILURE: 'handshake failure',
+  BAD_CERTIFICATE: 'bad certificate',
+  UNSUPPORTED_CERTIFICATE: 'unsupported certificate',
+  CERTIFICATE_REVOKED: 'revoked certificate',
+  CERTIFICATE_EXPIRED: 'expired certificate',
+  CERTIFICATE_UNKNOWN: 'unknown certificate',
+  ILLEGAL_PARAMETER: 'illegal parameter',
+  UNKNOWN_CA: 'unknown certificate authority',
+  ACCESS_DENIED: 'access denied',
+  DECODE_ERROR: 'error decoding message',
+  DECRYPT_ERROR: 'error decrypting message',
+  PROTOCOL_VERSION: 'protocol version not supported',
+  INSUFFICIENT_SECURITY: 'insufficient security level',
+  INTERNAL_ERROR: 'internal error',
+  INAPPROPRIATE_FALLBACK: 'inappropriate fallback',
+  USER_CANCELLED: 'user canceled',
+  NO_RENEGOTIATION: 'no renegotiation',
+  MISSING_EXTENSION: 'missing extension',
+  UNSUPPORTED_EXTENSION: 'unsupported extension',
+  UNRECOGNIZED_NAME: 'unrecognized name',
+  BAD_CERTIFICATE_STATUS_RESPONSE: 'bad certificate status response',
+  UNKNOWN_PSK_IDENTITY: 'unknown PSK identity',
+  CERTIFICATE_REQUIRED: 'certificate required',
+  NO_APPLICATION_PROTOCOL: 'no application protocol',
+};
+
 /** Errors after which an idempotent request may be sent again. */
 export function isRetriableNetworkError(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
@@ -68,7 +102,8 @@ export function toConnectionError(e: unknown, host: string, what: string): KdynE
   }
   if (UNKNOWN_AUTHORITY.has(code)) return unable('tls: failed to verify certificate: x509: certificate signed by unknown authority');
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
-    return unable('tls: failed to verify certificate: x509: certificate has expired or is not yet valid');
+    // Go's verdict carries Go's detail (`current time ... is after ...`); OpenSSL's does not.
+    return unable(`tls: failed to verify certificate: x509: ${err.reason ?? 'certificate has expired or is not yet valid'}`);
   }
   if (code === 'ERR_KDYN_CERT_EKU' || code === 'INVALID_PURPOSE') return unable('tls: failed to verify certificate: x509: certificate specifies an incompatible key usage');
   // Node reports several OpenSSL results as UNSPECIFIED; their text says which.
@@ -105,7 +140,11 @@ export function toConnectionError(e: unknown, host: string, what: string): KdynE
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(msg)) {
     return unable('http: server gave HTTP response to HTTPS client');
   }
-  if (code.startsWith('ERR_SSL_') || code === 'EPROTO') return unable(`tls: ${msg.replace(/^.*?:error:[0-9A-F]+:/i, '')}`);
+  const alert = /^ERR_SSL_(?:SSLV3|TLSV1|TLSV13)_ALERT_([A-Z0-9_]+)$/.exec(code);
+  if (alert) return unable(`remote error: tls: ${GO_ALERTS[alert[1]!] ?? alert[1]!.toLowerCase().replace(/_/g, ' ')}`);
+  if (code.startsWith('ERR_SSL_') || code === 'EPROTO') return unable(`tls: ${msg.replace(/^.*?:error:[0-9A-F]+:/i, '').replace(/^.*?routines:[^:]*:/i, '').replace(/:\.\.\/deps\/openssl\/.*$/, '')}`);
+  // A verification result of OpenSSL's that Go's rules had accepted (kdyn requires both): worded as an x509 error.
+  if ((err as { openSslVerify?: boolean }).openSslVerify) return unable(`tls: failed to verify certificate: x509: ${msg}`);
   if (code === 'ERR_TOO_MANY_1XX') return unable('net/http: HTTP/1.x transport connection broken: net/http: too many 1xx informational responses');
   // A malformed chunked body (Go: `invalid byte in chunk length`, `malformed chunked encoding`), worded
   // as client-go's request.go reports a body it could not read.

@@ -11,7 +11,7 @@ import type { Logger } from '../core/log.js';
 import type { ClientCertificate, CredentialProvider, RestConfig } from '../kubeconfig/types.js';
 import { noCredentials } from '../kubeconfig/credentials.js';
 import { createDialer, type DialTimeouts } from './dial.js';
-import { caBundleProblem } from './tls-verify.js';
+import { caBundleProblem } from './go-pem.js';
 import { ConfigError } from '../core/errors.js';
 import { ConnectionPool } from './pool.js';
 import { truncated } from './wire.js';
@@ -40,8 +40,6 @@ export interface TransportOptions {
   random?: () => number;
   /** Connect, TLS handshake and proxy CONNECT bounds (client-go's defaults unless given). */
   timeouts?: Partial<DialTimeouts>;
-  /** See ./dial.ts DialOptions `verification` (tests). */
-  verification?: 'openssl';
 }
 
 /** RequestOptions plus a flag to allow retries for a non-GET request that is safe to repeat. */
@@ -73,7 +71,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
     if (!pool || cert !== poolCert) {
       pool?.close();
       pool = new ConnectionPool(
-        createDialer(server, config.tls, { proxy, cert, timeouts: opts.timeouts, verification: opts.verification, log: (m) => logger.info(6, m, 'transport.go:1') }),
+        createDialer(server, config.tls, { proxy, cert, timeouts: opts.timeouts, log: (m) => logger.info(6, m, 'transport.go:1') }),
       );
       poolCert = cert;
     }

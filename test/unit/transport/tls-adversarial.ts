@@ -15,7 +15,7 @@ export interface DiffCase {
   caPem: string;
   host: '127.0.0.1' | 'localhost';
   serverName?: string;
-  /** Why forced OpenSSL verification is known to differ from Go here (docs/security.md); undefined: it must not. */
+  /** Why OpenSSL is known to be stricter than Go here (docs/kubectl-differences.md): kdyn may refuse what kubectl accepts; undefined: it must not. */
   opensslDiffers?: string;
 }
 

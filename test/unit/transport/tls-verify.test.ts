@@ -1,5 +1,6 @@
 /**
- * The JS verification of server certificates (src/transport/tls-verify.ts, used by dial.ts)
+ * The verification of server certificates (Go's verdict in src/transport/x509-verify.ts and
+ * OpenSSL's, both required by dial.ts)
  * against real node:https servers with certificates generated here (node-forge). Every rejected
  * case also checks that not one decrypted byte (no request line, no Authorization header) reached
  * the server, and, where the two should agree, that Node's own OpenSSL verification decides the same.
@@ -16,14 +17,26 @@ import { createTransport } from '../../../src/transport/http.js';
 import { onlyHelloRecords } from '../../../src/transport/gate.js';
 import { toConnectionError } from '../../../src/transport/errors.js';
 import { createDialer, DEFAULT_TIMEOUTS } from '../../../src/transport/dial.js';
-import { fastVerify, parseCaBundle } from '../../../src/transport/tls-verify.js';
+import { caBundleProblem, readCaBundle } from '../../../src/transport/go-pem.js';
+import { parseCertificate } from '../../../src/transport/x509-parse.js';
+import { certPool, verifyServer } from '../../../src/transport/x509-verify.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findKubectl } from '../../../bench/tools.js';
+import { runCommand } from '../../support/cli.js';
 import { DAY, issue, loadKeys, type Issued } from './certs.js';
 import { config, countHandshakeRecords, get, nodeAccepts, serve, type ServeOptions, type TestServer } from './tls-server.js';
 
 const UNKNOWN = 'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority';
 const EXPIRED = 'Unable to connect to the server: tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
+/** Go's words with Go's detail, as kubectl prints them (`...: current time T is after T`). */
+function assertExpired(r: { ok: boolean; message?: string }): void {
+  assert.equal(r.ok, false);
+  assert.match(r.message ?? '', new RegExp(`^${EXPIRED.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: current time \\S+ is (after|before) \\S+$`));
+}
 
-describe('TLS verification in JS against the kubeconfig CA', () => {
+describe('TLS verification against the kubeconfig CA', () => {
   let root: Issued;
   let other: Issued;
   const servers: TestServer[] = [];
@@ -42,11 +55,11 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
     await Promise.all(servers.map((s) => s.close()));
   });
 
-  test('a kubeconfig CA selects the JS verification; insecure or no CA keep Node\'s path', () => {
-    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from(root.pem), insecure: false }).verification, 'js');
+  test('a kubeconfig CA selects OpenSSL with the bundle; insecure or no CA keep Node\'s path', () => {
+    assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from(root.pem), insecure: false }).verification, 'openssl');
     assert.equal(createDialer('https://127.0.0.1:1', { insecure: true }).verification, 'none');
     assert.equal(createDialer('https://127.0.0.1:1', { insecure: false }).verification, 'node');
-    // Unparsable CA data: Node's path, which reports it as it always did.
+    // CA data with no certificate Go accepts is refused before a dialer is made (http.ts); the dialer never falls back.
     assert.equal(createDialer('https://127.0.0.1:1', { caData: Buffer.from('not a pem'), insecure: false }).verification, 'openssl');
     assert.equal(createDialer('http://127.0.0.1:1', { insecure: false }).verification, 'none');
   });
@@ -112,8 +125,8 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
   test('expired leaf and not-yet-valid leaf: expiry message, nothing sent', async () => {
     const expired = await start(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], notBefore: Date.now() - 10 * DAY, notAfter: Date.now() - DAY }));
     const future = await start(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], notBefore: Date.now() + DAY, notAfter: Date.now() + 10 * DAY }));
-    assert.deepEqual(await get(expired.url, root.pem), { ok: false, message: EXPIRED });
-    assert.deepEqual(await get(future.url, root.pem), { ok: false, message: EXPIRED });
+    assertExpired(await get(expired.url, root.pem));
+    assertExpired(await get(future.url, root.pem));
     assert.equal(expired.bytes() + future.bytes(), 0);
     assert.equal(await nodeAccepts(expired.port, root.pem), false);
     assert.equal(await nodeAccepts(future.port, root.pem), false);
@@ -141,7 +154,7 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
   test('expired intermediate: rejected, nothing sent', async () => {
     const inter = issue({ cn: 'old-intermediate', issuer: root, ca: true, notBefore: Date.now() - 10 * DAY, notAfter: Date.now() - DAY });
     const s = await start(issue({ cn: 'srv', issuer: inter, san: ['127.0.0.1'] }), [inter]);
-    assert.deepEqual(await get(s.url, root.pem), { ok: false, message: EXPIRED });
+    assertExpired(await get(s.url, root.pem));
     assert.equal(s.bytes(), 0);
   });
 
@@ -165,41 +178,43 @@ describe('TLS verification in JS against the kubeconfig CA', () => {
   test('a leaf signed by a different key with the CA\'s name is refused (signature checked, not just names)', async () => {
     const impostor = issue({ cn: 'test-root', ca: true }); // same subject as root, other key
     const s = await start(issue({ cn: 'srv', issuer: impostor, san: ['127.0.0.1'] }), [impostor]);
-    assert.deepEqual(await get(s.url, root.pem), { ok: false, message: UNKNOWN });
+    // kubectl v1.32's words (checked): the signature's failure is the hint.
+    assert.deepEqual(await get(s.url, root.pem), { ok: false, message: `${UNKNOWN} (possibly because of "crypto/rsa: verification error" while trying to verify candidate authority certificate "test-root")` });
     assert.equal(s.bytes(), 0);
     assert.equal(await nodeAccepts(s.port, root.pem), false);
   });
 
-  test('fastVerify: decides direct chains only; an expired anchor is rejected (injected time)', () => {
+  test('verifyServer (Go\'s verdict): an expired leaf or anchor is refused at an injected time; intermediates are built', () => {
     const leaf = issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] });
-    const x = (i: Issued) => new X509Certificate(i.pem);
-    assert.deepEqual(fastVerify(x(leaf), [x(root)], '127.0.0.1', Date.now()), { verdict: 'accept' });
+    const der = (i: Issued) => Buffer.from(new X509Certificate(i.pem).raw);
+    const pool = (...cas: Issued[]) => certPool(cas.map((c) => parseCertificate(der(c))));
+    const check = (chain: Issued[], anchors: Issued[], now = Date.now()) => verifyServer({ presented: chain.map(der), roots: pool(...anchors), serverName: '127.0.0.1', now });
+    assert.equal(check([leaf], [root]), undefined);
     // Past the root's notAfter (leaf checked first: past its own too).
-    const late = fastVerify(x(leaf), [x(root)], '127.0.0.1', Date.now() + 365 * DAY);
-    assert.equal(late.verdict === 'reject' && late.error.code, 'CERT_HAS_EXPIRED');
+    assert.equal(check([leaf], [root], Date.now() + 365 * DAY)?.code, 'CERT_HAS_EXPIRED');
     const shortRoot = issue({ cn: 'short-root', ca: true, notAfter: Date.now() + 2 * DAY });
     const longLeaf = issue({ cn: 'srv', issuer: shortRoot, san: ['127.0.0.1'], notAfter: Date.now() + 20 * DAY });
-    const v = fastVerify(x(longLeaf), [x(shortRoot)], '127.0.0.1', Date.now() + 5 * DAY);
-    assert.equal(v.verdict === 'reject' && v.error.code, 'CERT_HAS_EXPIRED');
-    // Everything the JS path cannot fully judge goes to OpenSSL.
+    assert.match(check([longLeaf], [shortRoot], Date.now() + 5 * DAY)?.message ?? '', /^certificate has expired or is not yet valid: current time \S+ is after \S+$/);
     const inter = issue({ cn: 'i', issuer: root, ca: true });
-    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: inter, san: ['127.0.0.1'] })), [x(root)], '127.0.0.1', Date.now()).verdict, 'openssl');
-    const constrained = issue({ cn: 'nc-root', ca: true, permitted: ['DNS:allowed.example'] });
-    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: constrained, san: ['127.0.0.1'] })), [x(constrained)], '127.0.0.1', Date.now()).verdict, 'openssl');
-    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], unknownExt: 'critical' })), [x(root)], '127.0.0.1', Date.now()).verdict, 'openssl');
-    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], unknownExt: 'non-critical' })), [x(root)], '127.0.0.1', Date.now()).verdict, 'accept');
-    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], badDate: true })), [x(root)], '127.0.0.1', Date.now()).verdict, 'openssl');
-    assert.equal(fastVerify(x(issue({ cn: 'srv', issuer: other, san: ['127.0.0.1'] })), [x(root)], '127.0.0.1', Date.now()).verdict, 'openssl');
+    assert.equal(check([issue({ cn: 'srv', issuer: inter, san: ['127.0.0.1'] }), inter], [root]), undefined);
+    assert.match(check([issue({ cn: 'srv', issuer: inter, san: ['127.0.0.1'] })], [root])?.message ?? '', /^certificate signed by unknown authority$/);
+    assert.equal(check([issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], unknownExt: 'critical' })], [root])?.message, 'unhandled critical extension');
+    assert.equal(check([issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], unknownExt: 'non-critical' })], [root]), undefined);
+    assert.match(check([issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], badDate: true })], [root])?.message ?? '', /failed to parse certificate from server: x509: malformed UTCTime/);
   });
 
-  test('parseCaBundle: every certificate of a bundle, undefined for garbage', () => {
-    assert.equal(parseCaBundle(root.pem + '\n' + other.pem)?.length, 2);
-    assert.equal(parseCaBundle('garbage'), undefined);
-    assert.equal(parseCaBundle('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'), undefined);
+  test('readCaBundle: Go\'s AppendCertsFromPEM (garbage and undecodable blocks skipped, never the whole bundle)', () => {
+    assert.equal(readCaBundle(Buffer.from(root.pem + '\n' + other.pem)).certs.length, 2);
+    assert.equal(readCaBundle(Buffer.from('garbage')).certs.length, 0);
+    assert.equal(readCaBundle(Buffer.from('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n')).certs.length, 0);
+    assert.equal(readCaBundle(Buffer.from(root.pem + '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n' + other.pem)).certs.length, 2);
+    assert.equal(caBundleProblem(Buffer.from('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n')), 'failed to parse certificate: x509: malformed certificate');
+    assert.equal(caBundleProblem(Buffer.from('garbage')), 'unable to parse bytes as PEM block');
+    assert.equal(caBundleProblem(Buffer.from(root.pem.replace(/CERTIFICATE/g, 'TRUSTED CERTIFICATE'))), 'no valid certificate authority data seen');
   });
 });
 
-describe('the rows of issue 9: chains the JS path cannot decide, timeouts, client certificates', () => {
+describe('the rows of issue 9: chains with intermediates and constraints, timeouts, client certificates', () => {
   let root: Issued;
   let other: Issued;
   const servers: TestServer[] = [];
@@ -234,9 +249,10 @@ describe('the rows of issue 9: chains the JS path cannot decide, timeouts, clien
   test('name constraints on an intermediate (DNS:allowed.example, IP:10.0.0.0/8) and a leaf for 127.0.0.1: not authorized, nothing sent', async () => {
     const inter = issue({ cn: 'nc', issuer: root, ca: true, permitted: ['DNS:allowed.example', 'IP:10.0.0.0/8'] });
     const s = await start(issue({ cn: 'srv', issuer: inter, san: ['127.0.0.1'] }), [inter]);
-    assert.deepEqual(await get(s.url, root.pem), { ok: false, message: `${X509}a root or intermediate certificate is not authorized to sign for this name` });
+    // kubectl v1.32's words (checked), Go's detail included.
+    assert.deepEqual(await get(s.url, root.pem), { ok: false, message: `${X509}a root or intermediate certificate is not authorized to sign for this name: IP address "127.0.0.1" is not permitted by any constraint` });
     assert.equal(s.bytes(), 0);
-    // On the anchor itself too (the JS path hands it to OpenSSL).
+    // On the anchor itself too.
     const ncRoot = issue({ cn: 'nc-root', ca: true, excluded: ['IP:127.0.0.0/8'] });
     const s2 = await start(issue({ cn: 'srv', issuer: ncRoot, san: ['127.0.0.1'] }));
     assert.equal((await get(s2.url, ncRoot.pem)).ok, false);
@@ -298,12 +314,12 @@ describe('the rows of issue 9: chains the JS path cannot decide, timeouts, clien
   });
 
   for (const version of ['TLSv1.3', 'TLSv1.2'] as const) {
-    test(`${version}: a client certificate is never sent to a server that fails verification (JS and OpenSSL paths)`, async () => {
+    test(`${version}: a client certificate is never sent to a server that fails verification `, async () => {
       const client = issue({ cn: 'system:admin', issuer: root, eku: 'clientAuth' });
       const cert = { certData: Buffer.from(client.pem), keyData: Buffer.from(client.keyPem) };
       const inter = issue({ cn: 'int', issuer: other, ca: true });
       for (const [leaf, chain] of [
-        [issue({ cn: 'srv', issuer: other, san: ['127.0.0.1'] }), []], // JS path: unknown authority
+        [issue({ cn: 'srv', issuer: other, san: ['127.0.0.1'] }), []], // unknown authority
         [issue({ cn: 'srv', issuer: inter, san: ['127.0.0.1'] }), [inter]], // OpenSSL path: unknown authority
         [issue({ cn: 'srv', issuer: root, san: ['10.9.9.9'] }), []], // right CA, wrong name
       ] as Array<[Issued, Issued[]]>) {
@@ -319,7 +335,7 @@ describe('the rows of issue 9: chains the JS path cannot decide, timeouts, clien
       }
     });
 
-    test(`${version}: with a verified server, the client certificate authenticates (JS and OpenSSL paths)`, async () => {
+    test(`${version}: with a verified server, the client certificate authenticates `, async () => {
       const client = issue({ cn: 'kdyn-client', issuer: root, eku: 'clientAuth' });
       const cert = { certData: Buffer.from(client.pem), keyData: Buffer.from(client.keyPem) };
       const inter = issue({ cn: 'int', issuer: root, ca: true });
@@ -399,5 +415,47 @@ describe('the rows of issue 9: chains the JS path cannot decide, timeouts, clien
     } finally {
       plain.close();
     }
+  });
+});
+
+describe("issue 33: messages in Go's words", () => {
+  let root: Issued;
+  const servers: TestServer[] = [];
+  before(async () => {
+    await loadKeys(6);
+    root = issue({ cn: 'msg-root', ca: true });
+  });
+  after(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  test('a TLS 1.2 server that aborts the handshake (it demands a client certificate): `remote error: tls: handshake failure`, as kubectl says', async (t) => {
+    const clientCa = issue({ cn: 'client-ca', ca: true });
+    const s = await serve(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] }), [], { clientCa, maxVersion: 'TLSv1.2' });
+    servers.push(s);
+    const expected = 'Unable to connect to the server: remote error: tls: handshake failure';
+    assert.deepEqual(await get(s.url, root.pem), { ok: false, message: expected });
+    assert.equal(s.bytes(), 0);
+    const kubectl = findKubectl();
+    if (!kubectl) {
+      t.diagnostic('kubectl not on PATH: the message is not compared with kubectl');
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'kdyn-tls-msg-'));
+    try {
+      const file = join(dir, 'kubeconfig');
+      writeFileSync(file, `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${s.url}\n    certificate-authority-data: ${Buffer.from(root.pem).toString('base64')}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n`);
+      const r = await runCommand(kubectl.path, ['version', '-o', 'json', '--kubeconfig', file, '--request-timeout', '10s'], { env: { HOME: dir, PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeoutMs: 30_000 });
+      assert.equal(r.err.trim().split('\n').pop()?.replace(/^error: /, ''), expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a result only OpenSSL refuses (Go accepts) is worded as an x509 error, never as OpenSSL text', () => {
+    const e = Object.assign(new Error('RFC 3779 resource not subset of parent\'s resources'), { code: 'UNNESTED_RESOURCE', openSslVerify: true });
+    assert.equal(toConnectionError(e, '127.0.0.1:1', 'GET /version').message, "Unable to connect to the server: tls: failed to verify certificate: x509: RFC 3779 resource not subset of parent's resources");
+    const raw = Object.assign(new Error('C0A7B2F1:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure:../deps/openssl/openssl/ssl/record/rec_layer_s3.c:1605:SSL alert number 40'), { code: 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' });
+    assert.equal(toConnectionError(raw, '127.0.0.1:1', 'GET /version').message, 'Unable to connect to the server: remote error: tls: handshake failure');
   });
 });
