@@ -269,6 +269,11 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
       invalidated = true;
       fromServer = false;
     },
+    invalidateStored(groups: readonly string[]): void {
+      this.invalidate();
+      // Marked after the writes already scheduled (a refresh during the run), so nothing dates them fresh again.
+      writes.expire(location(), groups);
+    },
     fresh: () => fromServer,
     flush: () => writes.flush(),
     paths: async () => (await location())?.paths,

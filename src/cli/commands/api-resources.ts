@@ -1,8 +1,10 @@
 /**
- * `kdyn api-resources`: kubectl's command over kdyn's cached discovery. Differences from kubectl, on
- * purpose: within the cache TTL the answer comes from the cache (kubectl always refetches), `-o json|yaml`
- * print the rows as data (with get's JSON and YAML printers), and a partly failed discovery (a failed or
- * stale group-version, in either discovery mode) prints every available row, one warning per
+ * `kdyn api-resources`: kubectl's command over kdyn's cached discovery. As kubectl, it revalidates
+ * discovery on every run (kubectl's Invalidate() unless --cached): the cached aggregated documents'
+ * ETags go out as If-None-Match, a 304 costs no download and rewrites no file; `--cached` answers from
+ * the disk with zero requests. Differences from kubectl, on purpose: `-o json|yaml` print the rows
+ * as data (with get's JSON and YAML printers), and a partly failed discovery (a failed or stale
+ * group-version, in either discovery mode) prints every available row, one warning per
  * group-version, and exits 0 (1 with --strict).
  */
 import type { ParsedArgs } from '../spec.js';
@@ -29,6 +31,8 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   if (wantsFleet(f, false)) return runFleet(args, ctx, io, filters, output);
 
   const discovery = await ctx.discovery();
+  // As kubectl (Invalidate() unless --cached): revalidated with the cached ETags, 304 when unchanged.
+  if (f.cached !== true) discovery.invalidate();
   const snapshot = await discovery.snapshot({ cachedOnly: f.cached === true }).catch(noCache);
   const printer = await createPrinter(output, undefined, io);
   printer.page(selectRows(snapshot, filters));

@@ -44,6 +44,9 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
 
 async function fromServer(names: readonly string[], all: boolean, ctx: Context): Promise<KindSource[]> {
   const [mapper, discovery, openapi] = await Promise.all([ctx.mapper(), ctx.discovery(), ctx.openapi()]);
+  // --all enumerates the groups' kinds: revalidated as api-resources does (ETags; a 304 downloads
+  // nothing), never a cached list missing a CRD created since. Named types refetch on a miss.
+  if (all) discovery.invalidate();
   const kinds = await kindsFromServer({ mapper, snapshot: () => discovery.snapshot(), openapi }, names, all);
   await ctx.flush();
   return kinds;
