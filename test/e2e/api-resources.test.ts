@@ -4,26 +4,14 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, utimesSync, statSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, statSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request as httpsRequest } from 'node:https';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
 import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
+import { rawRequest } from './raw-request.js';
 import { AGGREGATED_ACCEPT } from '../../src/discovery/aggregated.js';
-
-/** A write by another client (not kdyn, not kubectl): the server's admin token over HTTPS. */
-function rawRequest(server: LocalApiServer, method: string, path: string, body?: unknown): Promise<{ status: number }> {
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(`${server.url}${path}`, { method, ca: server.caPem, headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-    });
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 /** Each tool runs with its own cache dir; HOME is the test's temp dir. */
 function runTool(tool: 'kdyn' | 'kubectl', args: string[], env: { home: string; kubeconfig: string; cacheDir: string }): Promise<Run> {
@@ -111,7 +99,7 @@ describe('kdyn api-resources (aggregated discovery)', () => {
     const files = listTree(fresh.kdyn.cacheDir);
     const ino = new Map(files.map((f) => [f, statSync(f).ino]));
     const crd = simpleCrd({ group: 'fresh.kdyn.io', plural: 'gadgets', kind: 'Gadget', shortNames: ['gd'] });
-    assert.equal((await rawRequest(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status, 201);
+    assert.equal(await rawRequest(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd), 201);
     try {
       server.clearLog();
       const shown = await runTool('kdyn', ['api-resources', '--api-group', 'fresh.kdyn.io'], fresh.kdyn);
@@ -122,7 +110,7 @@ describe('kdyn api-resources (aggregated discovery)', () => {
       assert.deepEqual(rewritten.sort(), ['discovery/HOST/servergroups.json', 'kdyn/HOST/discovery.json'], 'the unchanged group-versions are not rewritten');
       assert.ok(listTree(fresh.kdyn.cacheDir).some((f) => f.endsWith('fresh.kdyn.io/v1/serverresources.json')));
     } finally {
-      assert.equal((await rawRequest(server, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.fresh.kdyn.io')).status, 200);
+      assert.equal(await rawRequest(server, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.fresh.kdyn.io'), 200);
     }
     const gone = await runTool('kdyn', ['api-resources'], fresh.kdyn);
     assert.doesNotMatch(gone.out, /gadgets/);
