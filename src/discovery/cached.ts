@@ -123,6 +123,8 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
   /** What fresh() reports: the last snapshot came from the server in this process. */
   let fromServer = false;
   let invalidated = false;
+  /** The last cachedOnly answer came from files past the TTL (or marked stale by invalidateStored). */
+  let cachedPastTtl = false;
   let inflight: Promise<DiscoverySnapshot> | undefined;
   let pathsP: Promise<CacheLocation | undefined> | undefined;
   /** The combined file read by lookup(), kept for the snapshot() that usually follows (read once). */
@@ -225,12 +227,14 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     if (loc) {
       const state = await combinedState(loc);
       if (state.combined && !state.layoutNewer) {
+        cachedPastTtl = !policy.withinTtl(state.mtimeMs!);
         const snap = dropUnsafeNames(combinedSnapshot(state.combined));
         for (const gv of missingGroupVersions(snap)) snap.failures.push(notCached(gv));
         return snap;
       }
       const layout = await readLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, () => true);
       if (layout) {
+        cachedPastTtl = !policy.withinTtl(layout.serverGroupsMtimeMs);
         for (const m of layout.missing) layout.snapshot.failures.push(notCached(m.group ? `${m.group}/${m.version}` : m.version));
         return layout.snapshot;
       }
@@ -275,6 +279,7 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
       writes.expire(location(), groups);
     },
     fresh: () => fromServer,
+    pastTtl: () => cachedPastTtl,
     flush: () => writes.flush(),
     paths: async () => (await location())?.paths,
   };

@@ -77,6 +77,11 @@ export interface CachedDiscovery {
   /** True when everything in the last snapshot came from the server during this process (client-go's Fresh(); not about the cache's TTL). */
   fresh(): boolean;
   /**
+   * After `snapshot({ cachedOnly: true })`: the files it answered from are past the TTL, or were
+   * marked stale after a change of CRDs or APIServices (invalidateStored): the list may be stale.
+   */
+  pastTtl?(): boolean;
+  /**
    * Resolves when the cache files written in the background after a snapshot are on disk (never rejects).
    * Callers that exit the process right after using discovery await it first.
    */

@@ -4,7 +4,7 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, statSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, utimesSync, statSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
@@ -124,6 +124,15 @@ describe('kdyn api-resources (aggregated discovery)', () => {
     const r = await runTool('kdyn', ['api-resources', '--cached'], env.kdyn);
     assert.equal(r.code, 0);
     assert.match(r.out, /deployments/);
+    assert.equal(r.err, '');
+    assert.deepEqual(server.requestLog.filter((e) => e.userAgent.startsWith('kdyn')), []);
+    // Past the TTL: still zero requests, and said (the list may be stale).
+    const past = new Date(Date.now() - 11 * 60_000);
+    for (const f of listTree(env.kdyn.cacheDir)) utimesSync(f, past, past);
+    const old = await runTool('kdyn', ['api-resources', '--cached'], env.kdyn);
+    assert.equal(old.code, 0);
+    assert.equal(old.out, r.out);
+    assert.equal(old.err, 'Warning: the discovery cache is past its TTL (--cache-ttl) or was invalidated after a change of CRDs or APIServices: this list may be stale (run without --cached to refresh it)\n');
     assert.deepEqual(server.requestLog.filter((e) => e.userAgent.startsWith('kdyn')), []);
     const none = await runTool('kdyn', ['api-resources', '--cached'], { ...env.kdyn, cacheDir: join(env.home, 'nothing-here') });
     assert.equal(none.code, 1);

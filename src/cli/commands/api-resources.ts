@@ -39,6 +39,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   printer.end();
 
   for (const failure of snapshot.failures) io.stderr.write(`Warning: ${failure.message}\n`);
+  if (f.cached === true && discovery.pastTtl?.()) io.stderr.write(`Warning: ${CACHED_PAST_TTL}\n`);
   // Cache files are written after the answer is printed; they must be complete before the process exits.
   await discovery.flush?.();
   if (f.strict === true && snapshot.failures.length > 0) {
@@ -63,6 +64,9 @@ async function runFleet(args: ParsedArgs, ctx: Context, io: IO, filters: RowFilt
   });
   return r.failed > 0 || (args.flags.strict === true && r.partial > 0) ? 1 : 0;
 }
+
+/** `--cached` answered from files past the TTL (or invalidated after kdyn wrote a CRD or APIService): said, never silent. */
+export const CACHED_PAST_TTL = 'the discovery cache is past its TTL (--cache-ttl) or was invalidated after a change of CRDs or APIServices: this list may be stale (run without --cached to refresh it)';
 
 /** --cached without a cache: the command's one-line error. */
 async function noCache(e: unknown): Promise<never> {
