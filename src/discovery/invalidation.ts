@@ -31,9 +31,10 @@ export function discoveryGroupsChangedBy(object: Unstructured): string[] | undef
 /**
  * After writes to the server (objects created, changed or deleted; not dry runs, not unchanged
  * ones): when any of them is a CRD or an APIService, invalidates `discovery` in memory and on disk
- * (kdyn's combined file, kubectl's servergroups.json and the groups' serverresources.json). Returns
- * the groups concerned, in first-seen order (none: nothing was invalidated). Call `flush()` before
- * the process exits, as after any discovery use.
+ * (kdyn's combined file, kubectl's servergroups.json and the groups' serverresources.json), so the
+ * next run of kdyn or kubectl asks the server. Returns the groups concerned, in first-seen order, or
+ * undefined when no object changes discovery (nothing invalidated). Call `flush()` before the
+ * process exits, as after any discovery use. `applyObjects` calls it when given `discovery`.
  */
 export function invalidateAfterWrites(discovery: CachedDiscovery, written: Iterable<Unstructured>): string[] | undefined {
   const groups = new Set<string>();

@@ -30,8 +30,10 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   // Several contexts (issue 24): ../../fleet/api-resources.ts.
   if (wantsFleet(f, false)) return runFleet(args, ctx, io, filters, output);
 
-  const discovery = await ctx.discovery();
   // As kubectl (Invalidate() unless --cached): revalidated with the cached ETags, 304 when unchanged.
+  // The TLS handshake overlaps reading the cache (ETags) and loading the printer.
+  if (f.cached !== true) await ctx.preconnect();
+  const discovery = await ctx.discovery();
   if (f.cached !== true) discovery.invalidate();
   const snapshot = await discovery.snapshot({ cachedOnly: f.cached === true }).catch(noCache);
   const printer = await createPrinter(output, undefined, io);
