@@ -84,6 +84,19 @@ describe('discovery after CRD changes, on a warm shared cache', () => {
     assert.match(r.out, /^export interface Gadget \{$/m);
   });
 
+  test('types --all with a group-version that cannot be discovered: its missing kinds are said, not silent', async () => {
+    await applyCrd('kf');
+    server.faults.failGroupVersion('kf.fresh.kdyn.dev/v1', 'stale');
+    try {
+      const r = await kdyn(['types', '--all']);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.err, /^Warning: stale GroupVersion discovery: kf\.fresh\.kdyn\.dev\/v1$/m);
+      assert.doesNotMatch(r.out, /kf\.fresh\.kdyn\.dev/);
+    } finally {
+      server.faults.clear();
+    }
+  });
+
   test('a server-side dry run of a CRD changes nothing and invalidates nothing', async () => {
     assert.equal((await kdyn(['api-resources'])).code, 0);
     const cache = join(home, '.kube', 'cache');
