@@ -48,7 +48,14 @@
  * - after an answer from kubectl's layout, or from the combined file with gaps filled (`writeSummary`):
  *   the group-versions fetched to fill gaps into the layout, then the combined file as a summary,
  *   dated as the data it holds (servergroups.json's mtime, or its own old one), not as now;
+ * - after `invalidateStored(groups)` (kdyn wrote a CRD or an APIService; invalidation.ts,
+ *   `expire`): the combined file, servergroups.json and the groups' serverresources.json dated at the
+ *   epoch, past every TTL, after the writes already scheduled; nothing deleted (the ETags stay);
  * - kubectl writes only its layout (and reads only its layout).
+ *
+ * Who revalidates regardless of the TTL (invalidate() before snapshot()): `api-resources` (kubectl's
+ * rule), `types --all`, a category expanded from the cache (restmapper/deferred.ts); `--cached`
+ * answers alone, and pastTtl() then says whether its files were past the TTL.
  */
 import { KdynError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
