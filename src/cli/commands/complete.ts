@@ -1,8 +1,9 @@
 /**
  * `kdyn __complete types|names TYPE|contexts|words -- WORD...` (hidden): the dynamic half of shell completion
  * (../completion.ts). `types` answers from the discovery cache within its TTL (no request, so a TAB
- * press stays local; past the TTL revalidated within a second), the types that can be read; `names TYPE` lists object names of TYPE in the
- * namespace of `-n`/the context (`names TYPE/...`: as TYPE/NAME), giving up after one second;
+ * press stays local; past the TTL revalidated within a second), the types that can be read;
+ * `names TYPE` lists object names of TYPE in the namespace of `-n`/the context (`names TYPE/...`:
+ * as TYPE/NAME), giving up after one second;
  * `contexts` reads the kubeconfig. `words` is cobra's `__complete`, for kubectl's plugin completion
  * (bin/kubectl_complete-kdyn): the whole line, one candidate a line, then `:DIRECTIVE`. Completion must never
  * print an error into the user's command line: every failure prints nothing and exits 0.
