@@ -78,6 +78,7 @@ export {
 // Discovery (cached on disk, shared with kubectl's ~/.kube/cache layout).
 export { createCachedDiscovery, NoCachedDiscoveryError, type CachedDiscoveryOptions, type DiskCachedDiscovery } from './discovery/cached.js';
 export { staticDiscovery } from './discovery/static.js';
+export { invalidateAfterWrites, discoveryGroupsChangedBy } from './discovery/invalidation.js';
 export type { APIResource, APIGroup, CachedDiscovery, DiscoverySnapshot, DiscoveryFailure } from './discovery/types.js';
 
 // Configuration and transport.

@@ -27,6 +27,8 @@ import { declaredKinds, kindKey, objectKey, planStages, stageOf, type DeclaredKi
 import { KindCache, mappingError, resolveAll, type Resolved, type Target } from './resolve.js';
 import { waitReady } from './wait.js';
 import { getCurrent, prefetchCurrent, type Pending } from './current.js';
+import type { CachedDiscovery } from '../discovery/types.js';
+import { invalidateAfterWrites } from '../discovery/invalidation.js';
 
 export const DEFAULT_FIELD_MANAGER = 'kdyn';
 export const DEFAULT_CONCURRENCY = 8;
@@ -39,6 +41,12 @@ export interface ApplyDeps {
   client: DynamicClient;
   mapper: RESTMapper;
   clock?: Clock;
+  /**
+   * The discovery `mapper` reads: once a CRD or an APIService was created or changed, it is
+   * invalidated, in memory and on disk for kdyn and kubectl (discovery/invalidation.ts), so the next
+   * run sees the change. Without it only this run's mapper refreshes (when instances follow).
+   */
+  discovery?: CachedDiscovery;
 }
 
 export interface ApplyOptions {
@@ -161,6 +169,10 @@ class ApplyRun {
     }
 
     const results = this.#results as ApplyResult[];
+    if (this.deps.discovery && !this.#dryRun) {
+      const changed = results.filter((r) => r.status === 'created' || r.status === 'configured' || r.status === 'applied');
+      invalidateAfterWrites(this.deps.discovery, changed.map((r) => r.object ?? r.sent ?? r.manifest.object));
+    }
     const count = (s: (r: ApplyResult) => boolean) => results.filter(s).length;
     return {
       results,

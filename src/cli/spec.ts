@@ -192,7 +192,7 @@ export const COMMANDS: CommandSpec[] = [
     group: 'Settings Commands:',
     usage: 'completion SHELL',
     summary: 'Output shell completion code for the specified shell (bash, zsh or fish)',
-    description: 'Output shell completion code for the specified shell (bash, zsh or fish). Commands, flags and output formats complete without running kdyn; resource types come from the discovery cache (no request), those that can be read; object names (also TYPE/NAME), namespaces (-n) and contexts (--context) are asked for with a one-second limit and nothing is shown on failure.',
+    description: 'Output shell completion code for the specified shell (bash, zsh or fish). Commands, flags and output formats complete without running kdyn; resource types come from the discovery cache within its TTL (no request; past it, revalidated within a second), those that can be read; object names (also TYPE/NAME), namespaces (-n) and contexts (--context) are asked for with a one-second limit and nothing is shown on failure.',
     flags: [],
     minArgs: 1,
     maxArgs: 1,

@@ -6,7 +6,10 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { DiscoverySnapshot } from './types.js';
+import { join } from 'node:path';
 import { withinSameMs } from './disk.js';
+import { serverResourcesFile } from './cache-dir.js';
+import { isSafeGroupName, isSafeGroupVersion } from './names.js';
 import { combinedSnapshot, formatCombined, type CombinedCache, type GroupIndex } from './combined.js';
 import { layoutDigest, layoutFiles, serverGroupsText, writeLayout } from './layout.js';
 import { DEFAULT_WRITE_BEHIND_THRESHOLD, wholeSeconds, type WriteBehind } from './write-behind.js';
@@ -94,6 +97,29 @@ export class CacheWrites {
     this.later(async () => {
       await loc.store.touch(loc.paths.serverGroupsFile, t);
       await loc.store.touch(loc.paths.combinedFile, t);
+    });
+  }
+
+  /**
+   * After a write that changed the server's API (a CRD or an APIService created, changed or deleted;
+   * invalidation.ts): the combined file, servergroups.json and every serverresources.json of `groups`
+   * are dated at the epoch, after the writes already scheduled, so the next run of kdyn (revalidating
+   * with the combined file's ETags) and of kubectl (refetching the groups and those group-versions)
+   * asks the server. Nothing is deleted: the ETags stay usable, unchanged files need no download.
+   */
+  expire(where: Promise<CacheLocation | undefined>, groups: readonly string[]): void {
+    this.later(async () => {
+      const loc = await where;
+      if (!loc) return;
+      const { store, paths } = loc;
+      await store.expire(paths.combinedFile);
+      await store.expire(paths.serverGroupsFile);
+      for (const group of new Set(groups)) {
+        if (group === '' || !isSafeGroupName(group)) continue;
+        for (const version of await store.list(join(paths.kubectlDir, group))) {
+          if (isSafeGroupVersion(group, version)) await store.expire(serverResourcesFile(paths.kubectlDir, group, version));
+        }
+      }
     });
   }
 

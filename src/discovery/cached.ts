@@ -48,7 +48,14 @@
  * - after an answer from kubectl's layout, or from the combined file with gaps filled (`writeSummary`):
  *   the group-versions fetched to fill gaps into the layout, then the combined file as a summary,
  *   dated as the data it holds (servergroups.json's mtime, or its own old one), not as now;
+ * - after `invalidateStored(groups)` (kdyn wrote a CRD or an APIService; invalidation.ts,
+ *   `expire`): the combined file, servergroups.json and the groups' serverresources.json dated at the
+ *   epoch, past every TTL, after the writes already scheduled; nothing deleted (the ETags stay);
  * - kubectl writes only its layout (and reads only its layout).
+ *
+ * Who revalidates regardless of the TTL (invalidate() before snapshot()): `api-resources` (kubectl's
+ * rule), `types --all`, a category expanded from the cache (restmapper/deferred.ts); `--cached`
+ * answers alone, and pastTtl() then says whether its files were past the TTL.
  */
 import { KdynError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
@@ -123,6 +130,8 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
   /** What fresh() reports: the last snapshot came from the server in this process. */
   let fromServer = false;
   let invalidated = false;
+  /** The last cachedOnly answer came from files past the TTL (or marked stale by invalidateStored). */
+  let cachedPastTtl = false;
   let inflight: Promise<DiscoverySnapshot> | undefined;
   let pathsP: Promise<CacheLocation | undefined> | undefined;
   /** The combined file read by lookup(), kept for the snapshot() that usually follows (read once). */
@@ -225,12 +234,14 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     if (loc) {
       const state = await combinedState(loc);
       if (state.combined && !state.layoutNewer) {
+        cachedPastTtl = !policy.withinTtl(state.mtimeMs!);
         const snap = dropUnsafeNames(combinedSnapshot(state.combined));
         for (const gv of missingGroupVersions(snap)) snap.failures.push(notCached(gv));
         return snap;
       }
       const layout = await readLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, () => true);
       if (layout) {
+        cachedPastTtl = !policy.withinTtl(layout.serverGroupsMtimeMs);
         for (const m of layout.missing) layout.snapshot.failures.push(notCached(m.group ? `${m.group}/${m.version}` : m.version));
         return layout.snapshot;
       }
@@ -269,7 +280,13 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
       invalidated = true;
       fromServer = false;
     },
+    invalidateStored(groups: readonly string[]): void {
+      this.invalidate();
+      // Marked after the writes already scheduled (a refresh during the run), so nothing dates them fresh again.
+      writes.expire(location(), groups);
+    },
     fresh: () => fromServer,
+    pastTtl: () => cachedPastTtl,
     flush: () => writes.flush(),
     paths: async () => (await location())?.paths,
   };

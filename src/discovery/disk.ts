@@ -67,6 +67,29 @@ export class DiskStore {
   }
 
   /**
+   * Dates a file at the epoch, older than any TTL (kdyn's or kubectl's), so the next run of either
+   * tool asks the server instead of trusting it; a missing file stays missing (not an error).
+   */
+  async expire(path: string): Promise<void> {
+    if (this.disabled || !isInside(this.root, path)) return;
+    try {
+      await fsp.utimes(path, 0, 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') this.fail(path, e);
+    }
+  }
+
+  /** The names in a directory inside the root; [] when it is missing or unreadable. */
+  async list(dir: string): Promise<string[]> {
+    if (!isInside(this.root, dir)) return [];
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  }
+
+  /**
    * Writes a set of files under `dir` (relative paths, validated by the caller), synchronously: this
    * runs after the answer is printed, and sync calls cost far less than fs/promises' per-call overhead.
    * When `dir` does not exist yet (a cold cache), the whole tree is built in a temp sibling and renamed

@@ -67,8 +67,20 @@ export interface CachedDiscovery {
   lookup?(token: string): Promise<DiscoverySnapshot | undefined>;
   /** Forget what was read from the cache: the next snapshot() asks the server (revalidating with ETags). */
   invalidate(): void;
+  /**
+   * After a write that changed the server's API (a CRD or an APIService created, changed or deleted):
+   * invalidate(), and the cache on disk is marked stale for kdyn and kubectl alike, with the
+   * serverresources.json of `groups`, so the next run of either tool asks the server. Use
+   * invalidateAfterWrites (discovery/invalidation.ts), which finds the groups from the objects written.
+   */
+  invalidateStored?(groups: readonly string[]): void;
   /** True when everything in the last snapshot came from the server during this process (client-go's Fresh(); not about the cache's TTL). */
   fresh(): boolean;
+  /**
+   * After `snapshot({ cachedOnly: true })`: the files it answered from are past the TTL, or were
+   * marked stale after a change of CRDs or APIServices (invalidateStored): the list may be stale.
+   */
+  pastTtl?(): boolean;
   /**
    * Resolves when the cache files written in the background after a snapshot are on disk (never rejects).
    * Callers that exit the process right after using discovery await it first.

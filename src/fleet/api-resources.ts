@@ -41,6 +41,7 @@ export async function fleetApiResources(contexts: readonly string[], open: (cont
     contexts,
     async (m) => {
       const d = await m.discovery();
+      if (!o.cachedOnly) d.invalidate(); // revalidated, as one context's api-resources
       return d.snapshot({ cachedOnly: o.cachedOnly }).catch((e: unknown) => (o.snapshotError ? o.snapshotError(e) : Promise.reject(e)));
     },
     {

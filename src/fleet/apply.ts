@@ -13,7 +13,11 @@ import { planRequests } from '../apply/requests.js';
 import { waitForApplied } from '../apply/report.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { fanOut, type ContextResult } from './fanout.js';
-import type { Member } from './get.js';
+import type { Member as GetMember } from './get.js';
+import type { CachedDiscovery } from '../discovery/types.js';
+
+/** A context to apply to: get's member, plus its discovery, invalidated when a CRD or APIService is written. */
+type Member = GetMember & { discovery?(): Promise<CachedDiscovery> };
 
 export interface FleetApplyOptions {
   /** Every context's apply options (`namespace`: each context's own unless given). */
@@ -37,8 +41,8 @@ export interface ContextApply {
 export async function fleetApply(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: FleetApplyOptions): Promise<Array<ContextResult<ContextApply>>> {
   return perContext(contexts, open, manifests, o, async (copy, m, namespace) => {
     await m.preconnect?.();
-    const [mapper, client, ns] = await Promise.all([m.mapper(), m.dynamic(), namespace()]);
-    const report = await applyManifests(copy, { mapper, client, clock: o.clock }, { ...o.apply, namespace: ns, signal: o.signal });
+    const [mapper, client, ns, discovery] = await Promise.all([m.mapper(), m.dynamic(), namespace(), m.discovery?.()]);
+    const report = await applyManifests(copy, { mapper, client, clock: o.clock, discovery }, { ...o.apply, namespace: ns, signal: o.signal });
     if (!o.wait || o.apply.dryRun || report.interrupted) return { report };
     // As a single-context --wait: this context's objects, watched on its own connection.
     const signal = o.signal ?? new AbortController().signal;

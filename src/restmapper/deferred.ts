@@ -55,10 +55,18 @@ export class DeferredRESTMapper implements RESTMapper {
     return this.#withRetry((m) => m.mappingForKind(group, version, kind));
   }
 
-  /** Categories are read from the current snapshot without a refetch, as kubectl's category expander does. */
+  /**
+   * A category enumerates types (`get all`, `get -A mycategory`): when its members come from the
+   * disk cache, discovery is revalidated first (ETags: a 304 when nothing changed) and the category
+   * expanded again, so a CRD created or deleted since is neither missed nor listed. (kubectl expands
+   * from its cache, up to its TTL old.) A name that is no category costs nothing more.
+   */
   async expandCategory(name: string): Promise<string[] | undefined> {
     const indexed = await this.#indexedMapper(categoryToken(name));
-    return (indexed ?? (await this.mapper())).expandCategory(name);
+    const members = (indexed ?? (await this.mapper())).expandCategory(name);
+    if (members === undefined || this.#discovery.fresh()) return members;
+    await this.refresh();
+    return (await this.mapper()).expandCategory(name);
   }
 
   /** Invalidates discovery and rebuilds the mapper (exactly one refetch), e.g. after a 404 on a mapped collection. */

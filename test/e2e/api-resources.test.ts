@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
 import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
+import { simpleCrd } from '../support/apiserver/crds.js';
+import { rawRequest } from './raw-request.js';
+import { AGGREGATED_ACCEPT } from '../../src/discovery/aggregated.js';
 
 /** Each tool runs with its own cache dir; HOME is the test's temp dir. */
 function runTool(tool: 'kdyn' | 'kubectl', args: string[], env: { home: string; kubeconfig: string; cacheDir: string }): Promise<Run> {
@@ -69,36 +72,50 @@ describe('kdyn api-resources (aggregated discovery)', () => {
   });
   after(() => server.stop());
 
-  test('cold: 2 discovery requests; warm: 0; after the TTL: 2 conditional requests answered 304', async () => {
+  test('cold: 2 discovery requests; warm: revalidated as kubectl does, 2 conditional requests answered 304, no file rewritten', async () => {
     server.clearLog();
     const cold = await runTool('kdyn', ['api-resources'], env.kdyn);
     assert.equal(cold.code, 0, cold.err);
     assert.match(cold.out, /^NAME +SHORTNAMES +APIVERSION +NAMESPACED +KIND\n/);
     assert.deepEqual(discoveryRequests(server, 'kdyn').map((r) => `${r.path} ${r.status}`).sort(), ['/api 200', '/apis 200']);
+    const files = listTree(env.kdyn.cacheDir);
+    const inodes = () => files.map((f) => `${f} ${statSync(f).ino}`);
+    const before = inodes();
     server.clearLog();
     const warm = await runTool('kdyn', ['api-resources'], env.kdyn);
     assert.equal(warm.out, cold.out);
-    assert.deepEqual(discoveryRequests(server, 'kdyn'), []);
-    // Age every cache file past the 10-minute TTL.
-    const past = new Date(Date.now() - 11 * 60_000);
-    const age = (dir: string): void => {
-      for (const n of readdirSync(dir)) {
-        const p = join(dir, n);
-        if (statSync(p).isDirectory()) age(p);
-        utimesSync(p, past, past);
-      }
-    };
-    age(env.kdyn.cacheDir);
-    server.clearLog();
-    const expired = await runTool('kdyn', ['api-resources'], env.kdyn);
-    assert.equal(expired.out, cold.out);
     assert.deepEqual(discoveryRequests(server, 'kdyn').map((r) => `${r.path} ${r.status}`).sort(), ['/api 304', '/apis 304']);
+    assert.deepEqual(discoveryRequests(server, 'kdyn').map((r) => r.accept === AGGREGATED_ACCEPT), [true, true]);
+    assert.deepEqual(inodes(), before, 'unchanged: no cache file rewritten (only the mtimes renewed)');
+    assert.deepEqual(listTree(env.kdyn.cacheDir), files);
     server.clearLog();
-    await runTool('kdyn', ['api-resources'], env.kdyn);
-    assert.deepEqual(discoveryRequests(server, 'kdyn'), [], 'a 304 renews the cache');
-    server.clearLog();
-    await runTool('kdyn', ['api-resources', '--cache-ttl', '0'], env.kdyn);
-    assert.equal(discoveryRequests(server, 'kdyn').length, 2, '--cache-ttl 0 revalidates');
+    await runTool('kdyn', ['get', 'deployments', '-A'], env.kdyn);
+    assert.deepEqual(discoveryRequests(server, 'kdyn'), [], 'a warm get of a known type still asks no discovery');
+  });
+
+  test('a CRD created, then deleted, between two warm runs: listed, then gone; only the changed files rewritten', async () => {
+    const fresh = setup(server);
+    assert.equal((await runTool('kdyn', ['api-resources'], fresh.kdyn)).code, 0);
+    const files = listTree(fresh.kdyn.cacheDir);
+    const ino = new Map(files.map((f) => [f, statSync(f).ino]));
+    const crd = simpleCrd({ group: 'fresh.kdyn.io', plural: 'gadgets', kind: 'Gadget', shortNames: ['gd'] });
+    assert.equal(await rawRequest(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd), 201);
+    try {
+      server.clearLog();
+      const shown = await runTool('kdyn', ['api-resources', '--api-group', 'fresh.kdyn.io'], fresh.kdyn);
+      assert.equal(shown.code, 0, shown.err);
+      assert.match(shown.out, /^gadgets +gd +fresh\.kdyn\.io\/v1 +true +Gadget$/m);
+      assert.deepEqual(discoveryRequests(server, 'kdyn').map((r) => `${r.path} ${r.status}`).sort(), ['/api 304', '/apis 200']);
+      const rewritten = files.filter((f) => statSync(f).ino !== ino.get(f)).map((f) => f.slice(fresh.kdyn.cacheDir.length + 1).replace(/\/[^/]*_\d+\//, '/HOST/'));
+      assert.deepEqual(rewritten.sort(), ['discovery/HOST/servergroups.json', 'kdyn/HOST/discovery.json'], 'the unchanged group-versions are not rewritten');
+      assert.ok(listTree(fresh.kdyn.cacheDir).some((f) => f.endsWith('fresh.kdyn.io/v1/serverresources.json')));
+    } finally {
+      assert.equal(await rawRequest(server, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.fresh.kdyn.io'), 200);
+    }
+    const gone = await runTool('kdyn', ['api-resources'], fresh.kdyn);
+    assert.doesNotMatch(gone.out, /gadgets/);
+    const cached = await runTool('kdyn', ['api-resources', '--cached'], fresh.kdyn);
+    assert.doesNotMatch(cached.out, /gadgets/, 'the cache holds the revalidated answer');
   });
 
   test('--cached: zero requests; a clear error when there is no cache', async () => {
@@ -107,6 +124,15 @@ describe('kdyn api-resources (aggregated discovery)', () => {
     const r = await runTool('kdyn', ['api-resources', '--cached'], env.kdyn);
     assert.equal(r.code, 0);
     assert.match(r.out, /deployments/);
+    assert.equal(r.err, '');
+    assert.deepEqual(server.requestLog.filter((e) => e.userAgent.startsWith('kdyn')), []);
+    // Past the TTL: still zero requests, and said (the list may be stale).
+    const past = new Date(Date.now() - 11 * 60_000);
+    for (const f of listTree(env.kdyn.cacheDir)) utimesSync(f, past, past);
+    const old = await runTool('kdyn', ['api-resources', '--cached'], env.kdyn);
+    assert.equal(old.code, 0);
+    assert.equal(old.out, r.out);
+    assert.equal(old.err, 'Warning: the discovery cache is past its TTL (--cache-ttl) or was invalidated after a change of CRDs or APIServices: this list may be stale (run without --cached to refresh it)\n');
     assert.deepEqual(server.requestLog.filter((e) => e.userAgent.startsWith('kdyn')), []);
     const none = await runTool('kdyn', ['api-resources', '--cached'], { ...env.kdyn, cacheDir: join(env.home, 'nothing-here') });
     assert.equal(none.code, 1);

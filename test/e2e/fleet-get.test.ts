@@ -209,6 +209,18 @@ describe('api-resources over several contexts', () => {
     const y = await kdyn(['api-resources', '--context', 'staging', '--all-contexts']);
     assert.equal(y.code, 2);
   });
+  test('each context revalidates, as one context does: a CRD created in one since the warm run is listed for it', async () => {
+    assert.equal((await kdyn(['api-resources', '--context', 'prod-east,staging'])).code, 0); // warm
+    const crds = clientFor(env.servers.get('staging')!).resource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' }, { namespaced: false });
+    await crds.create(simpleCrd({ group: 'fleetfresh.kdyn.io', plural: 'gadgets', kind: 'Gadget' }) as Unstructured);
+    try {
+      const r = await kdyn(['api-resources', '--context', 'prod-east,staging', '--api-group', 'fleetfresh.kdyn.io', '-o', 'name']);
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(lines(r.out), ['staging/gadgets.fleetfresh.kdyn.io']);
+    } finally {
+      await crds.delete('gadgets.fleetfresh.kdyn.io');
+    }
+  });
   test('a cluster down: one line, the others printed, exit 1', async () => {
     const r = await kdyn(['api-resources', '--context', 'prod-down,prod-east', '--api-group', 'apps', '-o', 'name']);
     assert.equal(r.code, 1);

@@ -8,7 +8,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KDYN, runCommand } from '../support/cli.js';
 import { HAS_KUBECTL, NO_KUBECTL, SKIP_REAL, startRealEnv, type RealEnv, type Run } from './real-helpers.js';
@@ -97,6 +97,68 @@ describe('the discovery cache shared with kubectl, on a real kube-apiserver', { 
       assert.ok(warm.layout.length <= 1, `run ${run} opened ${warm.layout.join(', ')}`);
       assert.ok(warm.combined.length >= 1, `warm run ${run} reads kdyn's combined file`);
     }
+  });
+});
+
+describe('discovery stays fresh after CRD changes, on a real kube-apiserver (issue 34)', { skip: SKIP_REAL ? SKIP_REAL : !HAS_KUBECTL ? NO_KUBECTL : false }, () => {
+  let env: RealEnv;
+  let serial = 0;
+  before(async () => {
+    env = await startRealEnv();
+  });
+  after(() => env?.stop());
+
+  /**
+   * Until kube-apiserver's aggregated discovery lists (or no longer lists) `plural` in `group`, as a
+   * kubectl with a HOME of its own sees it (kubectl always refetches): the server publishes a CRD a
+   * moment after it is Established, and removes it a moment after it is deleted.
+   */
+  async function untilDiscovered(group: string, plural: string, present: boolean): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const r = await env.kubectl(['api-resources', '--api-group', group, '-o', 'name'], { home: 'home-watcher' });
+      if (r.out.split('\n').includes(`${plural}.${group}`) === present) return;
+      if (Date.now() > deadline) throw new Error(`${plural}.${group} still ${present ? 'not ' : ''}discovered after 60 s`);
+      await new Promise((res) => setTimeout(res, 200));
+    }
+  }
+
+  test('a CRD created, then deleted, by kubectl between two warm kdyn runs: kdyn api-resources lists it, then no longer', async () => {
+    const h = `home-fresh-${++serial}`;
+    for (let i = 0; i < 2; i++) assert.equal((await env.kdyn(['api-resources'], { home: h })).code, 0); // warm
+    const file = join(env.dir, 'fresh-crd.json');
+    writeFileSync(file, JSON.stringify(widgetsCrd('fresh.kdyn.dev', 'Gizmo', 'gz')));
+    const created = await env.kubectl(['create', '-f', file], { home: h });
+    assert.equal(created.code, 0, created.err);
+    await untilDiscovered('fresh.kdyn.dev', 'gizmos', true);
+    const shown = await env.kdyn(['api-resources', '--api-group', 'fresh.kdyn.dev', '-v=6'], { home: h });
+    assert.equal(shown.code, 0, shown.err);
+    assert.match(shown.out, /^gizmos +gz +fresh\.kdyn\.dev\/v1 +true +Gizmo$/m);
+    assert.equal(discoveryRequests(shown).length, 2, `revalidated with /api and /apis:\n${shown.err}`);
+    const deleted = await env.kubectl(['delete', 'crd', 'gizmos.fresh.kdyn.dev'], { home: h });
+    assert.equal(deleted.code, 0, deleted.err);
+    await untilDiscovered('fresh.kdyn.dev', 'gizmos', false);
+    const gone = await env.kdyn(['api-resources'], { home: h });
+    assert.equal(gone.code, 0, gone.err);
+    assert.doesNotMatch(gone.out, /fresh\.kdyn\.dev/);
+    assert.match(gone.out, /^deployments +deploy +apps\/v1 /m);
+  });
+
+  test('a CRD created by kdyn apply: the next kubectl api-resources --cached and kdyn types --all show it', async () => {
+    const h = `home-fresh-${++serial}`;
+    assert.equal((await env.kdyn(['api-resources'], { home: h })).code, 0);
+    assert.equal((await env.kubectl(['api-resources'], { home: h })).code, 0); // both warm, one shared cache
+    const file = join(env.dir, 'applied-crd.json');
+    writeFileSync(file, JSON.stringify(widgetsCrd('applied.kdyn.dev', 'Doohickey', 'dh')));
+    const applied = await env.kdyn(['apply', '-f', file], { home: h });
+    assert.equal(applied.code, 0, applied.err);
+    await untilDiscovered('applied.kdyn.dev', 'doohickeys', true);
+    const cached = await env.kubectl(['api-resources', '--cached', '--api-group', 'applied.kdyn.dev'], { home: h });
+    assert.equal(cached.code, 0, cached.err);
+    assert.match(cached.out, /^doohickeys +dh +applied\.kdyn\.dev\/v1 +true +Doohickey$/m);
+    const types = await env.kdyn(['types', '--all', 'applied.kdyn.dev'], { home: h });
+    assert.equal(types.code, 0, types.err);
+    assert.match(types.out, /^export interface Doohickey \{$/m);
   });
 });
 

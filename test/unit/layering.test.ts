@@ -51,7 +51,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   watch: ['core', 'dynamic'],
   openapi: ['core', 'transport', 'discovery'],
   typegen: ['core', 'discovery', 'restmapper', 'openapi', 'apply'],
-  apply: ['core', 'dynamic', 'restmapper', 'wait', 'watch'],
+  apply: ['core', 'discovery', 'dynamic', 'restmapper', 'wait', 'watch'],
   informer: ['core', 'dynamic', 'watch'],
   live: ['core', 'printers'],
   // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.

@@ -92,7 +92,7 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
   if (opts.dryRun === 'client') return clientDryRun(manifests, ctx, io, opts, applyOpts);
 
   await ctx.preconnect();
-  const [mapper, client] = await Promise.all([ctx.mapper(), ctx.dynamic()]);
+  const [mapper, client, discovery] = await Promise.all([ctx.mapper(), ctx.dynamic(), ctx.discovery()]);
   // SIGINT/SIGTERM (until the summary): no new request starts, the ones in flight finish.
   const stop = new AbortController();
   let signalled: 'SIGINT' | 'SIGTERM' | undefined;
@@ -102,7 +102,8 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
   });
   try {
     const printer = await createPrinter(opts.output, { serverDryRun: opts.dryRun === 'server', clientDryRun: false }, io);
-    const report = await applyManifests(manifests, { client, mapper, clock: ctx.clock }, {
+    // A CRD or APIService written invalidates discovery for the next kdyn and kubectl runs (written at ctx.flush()).
+    const report = await applyManifests(manifests, { client, mapper, discovery, clock: ctx.clock }, {
       ...applyOpts,
       signal: stop.signal,
       detectUnchanged: opts.output.format === 'text',

@@ -1,8 +1,9 @@
 /**
  * `kdyn __complete types|names TYPE|contexts|words -- WORD...` (hidden): the dynamic half of shell completion
- * (../completion.ts). `types` answers from the discovery cache only (never a request, so a TAB
- * press stays local), the types that can be read; `names TYPE` lists object names of TYPE in the
- * namespace of `-n`/the context (`names TYPE/...`: as TYPE/NAME), giving up after one second;
+ * (../completion.ts). `types` answers from the discovery cache within its TTL (no request, so a TAB
+ * press stays local; past the TTL revalidated within a second), the types that can be read;
+ * `names TYPE` lists object names of TYPE in the namespace of `-n`/the context (`names TYPE/...`:
+ * as TYPE/NAME), giving up after one second;
  * `contexts` reads the kubeconfig. `words` is cobra's `__complete`, for kubectl's plugin completion
  * (bin/kubectl_complete-kdyn): the whole line, one candidate a line, then `:DIRECTIVE`. Completion must never
  * print an error into the user's command line: every failure prints nothing and exits 0.
@@ -34,10 +35,17 @@ export async function run(args: ParsedArgs, ctx0: Context, io: IO): Promise<numb
   return 0;
 }
 
-/** The types that can be read (kubectl's `api-resources --cached --verbs=get -o name`): no `bindings` or `tokenreviews`. */
+/**
+ * The types that can be read (kubectl's `api-resources --cached --verbs=get -o name`): no `bindings` or
+ * `tokenreviews`. As kubectl's `--cached`, from the cache while it is within its TTL (no request);
+ * past it, or after kdyn's own write of a CRD or APIService marked it stale, revalidated (ETags),
+ * giving up after NAMES_TIMEOUT_MS for whatever the disk holds: never a list older than the TTL
+ * when the server can answer.
+ */
 async function types(ctx: Context): Promise<string> {
   const [discovery, { formatNames, selectRows }] = await Promise.all([ctx.discovery(), import('../../printers/api-resources.js')]);
-  const snapshot = await discovery.snapshot({ cachedOnly: true });
+  const live = await withTimeout(discovery.snapshot(), NAMES_TIMEOUT_MS, undefined);
+  const snapshot = live ?? (await discovery.snapshot({ cachedOnly: true }));
   return formatNames(selectRows(snapshot, { verbs: ['get'] }));
 }
 

@@ -21,7 +21,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   if (!files.length && !all && !args.args.length) throw new UsageError('specify resource types (e.g. kdyn types crontabs), --all [GROUP...], or -f CRD-FILE');
   const options: GenerateOptions = { importFrom: typeof f['import-from'] === 'string' && f['import-from'] ? f['import-from'] : 'kdyn' };
 
-  const kinds = files.length ? await fromFiles(files, io) : await fromServer(args.args, all, ctx);
+  const kinds = files.length ? await fromFiles(files, io) : await fromServer(args.args, all, ctx, io);
   if (!kinds.length) throw new KdynError('no resource types matched');
 
   const outDir = typeof f['output-dir'] === 'string' && f['output-dir'] ? resolve(io.cwd, f['output-dir']) : undefined;
@@ -42,9 +42,18 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   return 0;
 }
 
-async function fromServer(names: readonly string[], all: boolean, ctx: Context): Promise<KindSource[]> {
+async function fromServer(names: readonly string[], all: boolean, ctx: Context, io: IO): Promise<KindSource[]> {
   const [mapper, discovery, openapi] = await Promise.all([ctx.mapper(), ctx.discovery(), ctx.openapi()]);
-  const kinds = await kindsFromServer({ mapper, snapshot: () => discovery.snapshot(), openapi }, names, all);
+  // --all enumerates the groups' kinds: revalidated as api-resources does (ETags; a 304 downloads
+  // nothing), never a cached list missing a CRD created since. Named types refetch on a miss.
+  if (all) discovery.invalidate();
+  const snapshot = async () => {
+    const s = await discovery.snapshot();
+    // A group-version that could not be discovered has no kinds here: said, as api-resources says it.
+    for (const failure of s.failures) io.stderr.write(`Warning: ${failure.message}\n`);
+    return s;
+  };
+  const kinds = await kindsFromServer({ mapper, snapshot, openapi }, names, all);
   await ctx.flush();
   return kinds;
 }

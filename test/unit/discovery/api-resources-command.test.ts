@@ -16,27 +16,29 @@ import type { CachedDiscovery, DiscoverySnapshot, SnapshotOptions } from '../../
 import type { Context } from '../../../src/cli/context.js';
 import { fixturePath, readJSON } from './fixtures.js';
 
-function fakeContext(args: ReturnType<typeof parseArgv>, snapshot: DiscoverySnapshot, calls: SnapshotOptions[] = []): Context {
+function fakeContext(args: ReturnType<typeof parseArgv>, snapshot: DiscoverySnapshot, calls: Array<SnapshotOptions | 'invalidate'> = []): Context {
   const d: CachedDiscovery = {
     snapshot: async (o) => {
       calls.push(o ?? {});
       return snapshot;
     },
-    invalidate() {},
+    invalidate() {
+      calls.push('invalidate');
+    },
     fresh: () => false,
   };
   const unused = () => Promise.reject(new Error('not used by api-resources'));
   return {
     flags: args.flags, explicit: args.explicit, io: memoryIO(), clock: new FakeClock(), logger: silentLogger,
     restConfig: unused, namespace: unused, transport: unused, mapper: unused, dynamic: unused,
-    discovery: async () => d, close() {},
+    discovery: async () => d, preconnect: async () => {}, close() {},
   } as unknown as Context;
 }
 
 async function runWith(argv: string[], snapshot: DiscoverySnapshot) {
   const args = parseArgv(['api-resources', ...argv]);
   const io = memoryIO();
-  const calls: SnapshotOptions[] = [];
+  const calls: Array<SnapshotOptions | 'invalidate'> = [];
   let code: number | undefined;
   let error: unknown;
   try {
@@ -66,11 +68,11 @@ describe('api-resources output is byte-identical to kubectl v1.32', () => {
 });
 
 describe('api-resources beyond kubectl', () => {
-  test('--cached asks discovery for cache-only data', async () => {
+  test('revalidates as kubectl does (invalidate, then a snapshot); --cached asks for cache-only data', async () => {
     const r = await runWith(['--cached'], snapshot());
     assert.deepEqual(r.calls, [{ cachedOnly: true }]);
     const r2 = await runWith([], snapshot());
-    assert.deepEqual(r2.calls, [{ cachedOnly: false }]);
+    assert.deepEqual(r2.calls, ['invalidate', { cachedOnly: false }]);
   });
 
   test('-o json and -o yaml print the rows as data', async () => {

@@ -73,6 +73,18 @@ describe('DeferredRESTMapper', () => {
     assert.equal(discovery.fetches, 1, 'later lookups use the rebuilt mapper');
   });
 
+  test('a category expanded from the cache is revalidated once: a CRD of that category created since is listed', async () => {
+    const GADGETS: G = { name: 'nb.example.com', versions: [['v1', [{ name: 'gadgets', kind: 'Gadget', cats: ['all'] }]]] };
+    const { discovery, mapper } = setup([CORE, CRONTABS, GADGETS], [CORE, CRONTABS]);
+    assert.equal(await mapper.expandCategory('pods'), undefined);
+    assert.equal(discovery.fetches, 0, 'a name that is no category costs nothing');
+    const all = (await mapper.expandCategory('all'))!;
+    assert.ok(all.some((m) => m.startsWith('gadgets')), all.join(' '));
+    assert.equal(discovery.fetches, 1);
+    await mapper.expandCategory('all');
+    assert.equal(discovery.fetches, 1, 'fresh now: no second refetch');
+  });
+
   test('a miss against fresh discovery does not refetch', async () => {
     const { discovery, mapper } = setup([CORE]);
     await assert.rejects(mapper.resourceFor('nosuch'), NoResourceMatchError);
