@@ -88,3 +88,24 @@ describe('docs/fleet.md\'s jq count', () => {
     assert.equal(jq.stdout, `${JSON.stringify({ [GOOD]: good.out.split('\n').filter(Boolean).length })}\n`);
   });
 });
+
+describe('fleet apply to a context with a bad token or no rights', () => {
+  test('one line for the context (not one per object), its summary, exit 1; the good context applies every object', async () => {
+    const docs = Array.from({ length: 20 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: auth-${i}, namespace: team-a}\ndata: {k: v}\n`);
+    writeFileSync(join(env.dir, 'auth.yaml'), docs.join('---\n'));
+    const r = await kdyn('home-warm', ['apply', '-f', 'auth.yaml', '--context', `${GOOD},c-badtoken,d-forbidden`]);
+    assert.equal(r.code, 1, r.err);
+    assert.equal(r.out.split('\n').filter(Boolean).length, 20);
+    assert.ok(r.out.split('\n').filter(Boolean).every((l) => l.startsWith(`${GOOD}/configmap/auth-`)), r.out);
+    const errs = r.err.split('\n').filter(Boolean);
+    assert.deepEqual(errs.filter((l) => !l.includes(GOOD)).map((l) => l.replace(/: (Error from server|You must|configmaps).*? \(the same/, ': ... (the same')), [
+      'error: context "c-badtoken": ... (the same for all 20 objects)',
+      'context "c-badtoken": 20 objects: 0 succeeded, 20 failed',
+      'error: context "d-forbidden": ... (the same for all 20 objects)',
+      'context "d-forbidden": 20 objects: 0 succeeded, 20 failed',
+    ], r.err);
+    assert.match(errs[0]!, /^context "a-good": 20 objects: 20 succeeded, 0 failed$/);
+    assert.match(errs[1]!, /^error: context "c-badtoken": You must be logged in to the server \(Unauthorized\) \(the same for all 20 objects\)$/);
+    assert.match(errs[3]!, /^error: context "d-forbidden": Error from server \(Forbidden\): configmaps is forbidden: .* \(the same for all 20 objects\)$/);
+  });
+});
