@@ -13,22 +13,12 @@ import { spawnSync } from 'node:child_process';
 import { FakeClock } from '../../src/core/clock.js';
 import { startFleetEnv, type FleetEnv } from '../support/fleet-env.js';
 import { runKdyn, type Run } from '../support/cli.js';
+import { FLEET_FORMATS, assertOnlyGood, formatLabel } from '../support/fleet-failed.js';
 
 const GOOD = 'a-good';
 const FAILED = ['b-down', 'c-badtoken', 'd-forbidden'];
 const FORBIDDEN = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'configmaps is forbidden: User "viewer" cannot list resource "configmaps" in API group "" in the namespace "demo"', reason: 'Forbidden', details: { kind: 'configmaps' }, code: 403 });
 
-const FORMATS: string[][] = [
-  [],
-  ['-o', 'wide'],
-  ['-o', 'name'],
-  ['-o', 'jsonl'],
-  ['-o', 'json'],
-  ['-o', 'yaml'],
-  ['-o', 'jsonpath={.context}{": "}{range .items[*]}{.metadata.name}{" "}{end}{"\\n"}'],
-  ['-o', 'go-template={{.context}}: {{range .items}}{{.metadata.name}} {{end}}{{"\\n"}}'],
-  ['-o', 'custom-columns=NAME:.metadata.name'],
-];
 /** How the discovery of the failed contexts is had: from a warm cache, refreshed, or with no cache at all. */
 const CACHES = [
   { name: 'warm cache', home: 'home-warm', flags: [] as string[] },
@@ -59,17 +49,11 @@ after(() => env?.stop());
 
 for (const cache of CACHES) {
   describe(`failed contexts, ${cache.name}`, () => {
-    for (const format of FORMATS) {
-      const label = format.length ? format.join(' ').slice(0, 40) : 'table';
-      test(`${label}: only the good context's output; one line per failed context, exit 1`, async () => {
+    for (const format of FLEET_FORMATS) {
+      test(`${formatLabel(format)}: only the good context's output; one line per failed context, exit 1`, async () => {
         // The good context alone, as a fleet (a glob: CONTEXT named), is what the whole fleet must print.
         const [alone, r] = await Promise.all([kdyn('home-warm', get(`${GOOD}*`, format)), kdyn(cache.home, get('*', [...format, ...cache.flags]))]);
-        assert.equal(alone.code, 0, alone.err);
-        assert.ok(alone.out.includes(GOOD), alone.out);
-        assert.equal(r.code, 1, r.err);
-        assert.equal(r.out, alone.out);
-        const errs = r.err.split('\n').filter(Boolean);
-        assert.deepEqual(errs.map((l) => /^error: context "([^"]+)": /.exec(l)?.[1]), FAILED, r.err);
+        const errs = assertOnlyGood(r, alone, GOOD, FAILED);
         assert.match(errs[0]!, /The connection to the server 127\.0\.0\.1:\d+ was refused/);
         assert.match(errs[1]!, /You must be logged in to the server \(Unauthorized\)/);
         assert.match(errs[2]!, /Error from server \(Forbidden\): configmaps is forbidden/);
