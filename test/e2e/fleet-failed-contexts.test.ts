@@ -92,4 +92,10 @@ describe('fleet apply to a context with a bad token or no rights', () => {
     assert.match(errs[1]!, /^error: context "c-badtoken": You must be logged in to the server \(Unauthorized\) \(the same for all 20 objects\)$/);
     assert.match(errs[3]!, /^error: context "d-forbidden": Error from server \(Forbidden\): configmaps is forbidden: .* \(the same for all 20 objects\)$/);
   });
+  test('-o json: a document for the context that applied, none for those that failed', async () => {
+    const r = await kdyn('home-warm', ['apply', '-f', 'auth.yaml', '--context', `${GOOD},c-badtoken,d-forbidden`, '-o', 'json']);
+    assert.equal(r.code, 1, r.err);
+    const docs = r.out.split(/^(?=\{)/m).map((d) => JSON.parse(d) as { context: string; items: unknown[] });
+    assert.deepEqual(docs.map((d) => [d.context, d.items.length]), [[GOOD, 20]]);
+  });
 });

@@ -69,7 +69,8 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
       if (!shared && (r.status === 'failed' || r.status === 'unknown')) io.stderr.write(contextErrorLine(context, failureLine(r)));
       if (r.status !== 'failed' && r.status !== 'unknown' && r.status !== 'skipped' && r.object) entries.push({ ref: objectRef(r), object: r.object, unchanged: r.status === 'unchanged' });
     }
-    write(context, entries);
+    // A context where nothing was applied and something failed has no document (as a failed context of a fleet get).
+    if (entries.length > 0 || report.failed + report.unknown === 0) write(context, entries);
     // --wait: an object not ready is that context's failure, one line each (as a single-context --wait).
     for (const line of waited?.errors ?? []) io.stderr.write(contextErrorLine(context, line));
     failed ||= report.failed + report.unknown > 0 || (waited?.errors.length ?? 0) > 0;
