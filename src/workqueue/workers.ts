@@ -69,10 +69,10 @@ export async function runWorkers<T extends NonNullable<unknown>>(
   const stop = () => {
     void queue.shutdown({ drain: true });
     if (drainTimeoutMs <= 0) return;
-    clock.sleep(drainTimeoutMs, settled.signal).then(async () => {
-      const stuck = [...inFlight];
+    clock.sleep(drainTimeoutMs, settled.signal).then(() => {
+      const left = { inFlight: [...inFlight], notStarted: queue.takeQueued() };
       expired.abort(new DrainTimeoutError(drainTimeoutMs));
-      onDeadline?.({ inFlight: stuck, notStarted: await takeQueued(queue) });
+      onDeadline?.(left);
     }, () => undefined);
   };
   if (drainTimeoutMs > 0) deadline = new Promise((resolve) => (onDeadline = resolve));
@@ -80,7 +80,12 @@ export async function runWorkers<T extends NonNullable<unknown>>(
   signal?.addEventListener('abort', stop, { once: true });
   const context: ReconcileContext = { signal: expired.signal };
   const loop = async (): Promise<void> => {
-    for (let item = await queue.get(); item !== undefined && !expired.signal.aborted; item = await queue.get()) {
+    for (let item = await queue.get(); item !== undefined; item = await queue.get()) {
+      if (expired.signal.aborted) {
+        // Past the deadline (an item in flight then, added again meanwhile): already reported, not run.
+        queue.done(item);
+        continue;
+      }
       inFlight.add(item);
       try {
         await processOne(queue, item, reconcile, context, options);
@@ -105,18 +110,6 @@ export class DrainTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
     super(`the controller's drain deadline (${timeoutMs} ms) passed`);
   }
-}
-
-/** What is still queued, taken out (the queue is shut down: nothing else will take it). */
-async function takeQueued<T extends NonNullable<unknown>>(queue: WorkQueue<T>): Promise<T[]> {
-  const left: T[] = [];
-  while (queue.length > 0) {
-    const item = await queue.get();
-    if (item === undefined) break;
-    left.push(item);
-    queue.done(item);
-  }
-  return left;
 }
 
 async function processOne<T extends NonNullable<unknown>>(

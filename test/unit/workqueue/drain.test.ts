@@ -75,3 +75,28 @@ test('a drain that finishes in time: both lists empty, the reconciles\' signal n
   assert.equal(signals[0]!.aborted, false);
   assert.equal(clock.pending, 0, 'the deadline\'s timer is cancelled');
 });
+
+test('takeQueued: the items waiting, in order; not the one being processed, which is not run again after the deadline', async () => {
+  const clock = new FakeClock();
+  const queue = new WorkQueue<string>({ clock });
+  const stop = new AbortController();
+  const runs: string[] = [];
+  let release!: () => void;
+  const run = runWorkers(queue, async (key, { signal }) => {
+    runs.push(key);
+    if (key === 'a') await new Promise<void>((r) => (release = r));
+    assert.equal(signal.aborted, key === 'a');
+  }, { signal: stop.signal, drainTimeoutMs: 1_000, clock });
+  queue.add('a');
+  await settle();
+  queue.add('a'); // again while in flight: held dirty until its worker is done
+  queue.add('b');
+  queue.add('c');
+  stop.abort();
+  clock.advance(1_000);
+  assert.deepEqual(await run, { inFlight: ['a'], notStarted: ['b', 'c'] });
+  release();
+  await settle();
+  await settle();
+  assert.deepEqual(runs, ['a'], 'nothing runs after the deadline');
+});
