@@ -99,3 +99,15 @@ describe('fleet apply to a context with a bad token or no rights', () => {
     assert.deepEqual(docs.map((d) => [d.context, d.items.length]), [[GOOD, 20]]);
   });
 });
+
+describe('a context where only some requests failed', () => {
+  test('prints what it got (its document, its rows) and one line for the rest, as a single-context get', async () => {
+    const r = await kdyn('home-warm', ['get', 'configmaps,secrets', '-n', 'demo', '--context', 'd-forbidden,a-good', '-o', 'json']);
+    assert.equal(r.code, 1);
+    const docs = r.out.split(/^(?=\{)/m).map((d) => JSON.parse(d) as { context: string; items: Array<{ kind: string }> });
+    assert.deepEqual(docs.map((d) => d.context), ['d-forbidden', GOOD]);
+    assert.ok(docs[0]!.items.length > 0 && docs[0]!.items.every((i) => i.kind === 'Secret'), JSON.stringify(docs[0]!.items.map((i) => i.kind)));
+    assert.match(r.err, /^error: context "d-forbidden": Error from server \(Forbidden\): configmaps is forbidden/);
+    assert.equal(r.err.split('\n').filter(Boolean).length, 1);
+  });
+});
