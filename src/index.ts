@@ -139,7 +139,7 @@ export {
   type InformerState,
 } from './informer/types.js';
 export { WorkQueue, type WorkQueueOptions } from './workqueue/queue.js';
-export { runWorkers, type ReconcileResult, type RunWorkersOptions } from './workqueue/workers.js';
+export { runWorkers, DrainTimeoutError, DEFAULT_DRAIN_TIMEOUT_MS, type ReconcileContext, type ReconcileResult, type RunWorkersOptions, type WorkersResult } from './workqueue/workers.js';
 export {
   exponentialRateLimiter,
   tokenBucketRateLimiter,

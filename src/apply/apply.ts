@@ -29,6 +29,7 @@ import { waitReady } from './wait.js';
 import { getCurrent, prefetchCurrent, type Pending } from './current.js';
 import type { CachedDiscovery } from '../discovery/types.js';
 import { invalidateAfterWrites } from '../discovery/invalidation.js';
+import { sentWithoutAnswer } from './outcome.js';
 
 export const DEFAULT_FIELD_MANAGER = 'kdyn';
 export const DEFAULT_CONCURRENCY = 8;
@@ -73,8 +74,12 @@ export interface ApplyOptions {
   onResult?: (result: ApplyResult) => void;
 }
 
-/** `applied`: succeeded, without a prior read to tell more. */
-export type ApplyStatus = 'created' | 'configured' | 'unchanged' | 'applied' | 'failed' | 'skipped';
+/**
+ * `applied`: succeeded, without a prior read to tell more. `unknown`: the request was sent but its
+ * answer never came (the connection closed before the response, or the request timed out): the
+ * server may or may not have applied it (./outcome.ts); applying again tells.
+ */
+export type ApplyStatus = 'created' | 'configured' | 'unchanged' | 'applied' | 'failed' | 'unknown' | 'skipped';
 
 export interface ApplyResult {
   /** Position in the input. */
@@ -94,6 +99,8 @@ export interface ApplyReport {
   results: ApplyResult[];
   succeeded: number;
   failed: number;
+  /** Sent, but no answer came back (`unknown`): neither succeeded nor failed as far as the client can tell. */
+  unknown: number;
   /** Not attempted because the run was interrupted. */
   skipped: number;
   interrupted: boolean;
@@ -176,8 +183,9 @@ class ApplyRun {
     const count = (s: (r: ApplyResult) => boolean) => results.filter(s).length;
     return {
       results,
-      succeeded: count((r) => r.status !== 'failed' && r.status !== 'skipped'),
+      succeeded: count((r) => r.status !== 'failed' && r.status !== 'unknown' && r.status !== 'skipped'),
       failed: count((r) => r.status === 'failed'),
+      unknown: count((r) => r.status === 'unknown'),
       skipped: count((r) => r.status === 'skipped'),
       interrupted: this.#stopped,
     };
@@ -278,12 +286,14 @@ class ApplyRun {
     const mapping = t.mapping!;
     const name = String(t.object.metadata!.name);
     const base = { sent: t.object, mapping };
+    let patching = false;
     try {
       const handle = this.#handle(mapping, t.namespace);
       let before: Unstructured | null | undefined; // null: absent; undefined: not read
       if (this.#current.has(i)) before = this.#current.get(i);
       else if (this.opts.detectUnchanged !== false) before = await getCurrent(handle, name);
       if (this.#stopped) return this.#finish(i, { ...base, status: 'skipped' });
+      patching = true;
       const object = await handle.patch(name, JSON.stringify(t.object), 'apply', {
         fieldManager: this.opts.fieldManager || DEFAULT_FIELD_MANAGER,
         fieldValidation: this.opts.fieldValidation ?? 'Strict',
@@ -292,7 +302,9 @@ class ApplyRun {
       });
       this.#finish(i, { ...base, object, status: outcome(before, object, this.#dryRun) });
     } catch (e) {
-      this.#finish(i, { ...base, status: 'failed', error: e instanceof Error ? e : new KdynError(String(e)) });
+      const error = e instanceof Error ? e : new KdynError(String(e));
+      // Only the PATCH can have been applied without an answer (a failed GET before it sent nothing).
+      this.#finish(i, { ...base, status: patching && sentWithoutAnswer(e) ? 'unknown' : 'failed', error });
     }
   }
 

@@ -20,6 +20,11 @@ export class ConfigError extends KdynError {}
 
 /** The server could not be reached or the connection failed (refused, TLS, timeout, reset). */
 export class ConnectionError extends KdynError {
+  /**
+   * The request never left the client (the connection failed before it could be written): a write
+   * that failed so was certainly not applied. Unset: it may have been sent.
+   */
+  notSent?: boolean;
   constructor(message: string, readonly code?: string, options?: { cause?: unknown }) {
     super(message, options);
   }

@@ -13,7 +13,9 @@
  * (a 404 on it: its CRD was deleted) refreshes that context's mapping and lists again
  * (../restmapper/stale.ts), with kubectl's `Unable to list ...` wording otherwise.
  * A context that fails (down, forbidden, too slow) is reported by `onError` after its output (if
- * any); the others are printed in full. With `context` undefined (one context, several
+ * any); the others are printed in full. A context whose every request failed has no output at all
+ * (no List document, no rows, no custom-columns header), whether its discovery failed (a cold cache)
+ * or its lists did (a warm one). With `context` undefined (one context, several
  * namespaces), the output is the single-context get's with the NAMESPACE column of -A.
  */
 import { StatusError } from '../core/errors.js';
@@ -72,6 +74,8 @@ interface TableGroup {
 }
 
 interface ContextOutput {
+  /** Every request of the context failed: it contributes no document and no rows, only its errors. */
+  failed?: boolean;
   groups: TableGroup[];
   text: string;
   /** custom-columns with the context: the rows, CONTEXT first. */
@@ -103,6 +107,7 @@ export async function fleetGet(contexts: readonly string[], open: (context: stri
     onResult: (r) => {
       if (!r.ok) return report(r.context, [r.error]);
       const out = r.value;
+      if (out.failed) return report(r.context, out.errors);
       if (out.columns) allColumns.push(out.columns);
       for (const g of out.groups) {
         let all = allGroups.get(g.key);
@@ -178,6 +183,10 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
     items.push(...page);
   };
 
+  // Whether any request was answered: a context whose every request failed (down, a bad token, no
+  // rights) contributes nothing, as when its discovery failed (a cold cache): the output never
+  // depends on the cache's age.
+  let answered = false;
   for (const req of plan.requests) {
     // The mapping may change once, when the collection is gone (../restmapper/stale.ts): as for one context.
     let mapping = req.mapping;
@@ -196,6 +205,7 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
     for (const ns of mapping.namespaced ? namespaces : [undefined]) {
       try {
         await withFreshMapping(mapper, req.arg, mapping, (m) => list(m, ns));
+        answered = true;
       } catch (e) {
         out.errors.push(listError(e, { gvr: mapping.gvr, named: req.names.length > 0, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector }));
       }
@@ -208,6 +218,7 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
       out.groups.push({ key: `${gvr.group}/${gvr.resource}`, kindPrefix: (gvk.group ? `${gvk.kind}.${gvk.group}` : gvk.kind).toLowerCase(), namespaced, acc });
     }
   }
+  if (!answered && plan.requests.length > 0) return { failed: true, groups: [], text: '', errors: out.errors };
   if ((printer || columns) && !streams) {
     if (o.output.sorter) o.output.sorter.sortObjects(items);
     if (perObject) for (const i of items) render([i], kinds.get(i)!);

@@ -88,6 +88,24 @@ export class RequestTimeoutError extends Error {
  * @param what  e.g. `GET https://127.0.0.1:6443/version` (never contains credentials)
  */
 export function toConnectionError(e: unknown, host: string, what: string): KdynError {
+  const out = classify(e, host, what);
+  if (out instanceof ConnectionError && wasNotSent(e)) out.notSent = true;
+  return out;
+}
+
+/** Marks an error of a request that never left the client (./round-trip.ts: before its connection was had). */
+export function markNotSent<E>(e: E): E {
+  if (e && typeof e === 'object' && Object.isExtensible(e) && !wasNotSent(e)) Object.defineProperty(e, NOT_SENT, { value: true });
+  return e;
+}
+
+const NOT_SENT = Symbol('kdyn.requestNotSent');
+
+function wasNotSent(e: unknown): boolean {
+  return !!e && typeof e === 'object' && (e as Record<symbol, unknown>)[NOT_SENT] === true;
+}
+
+function classify(e: unknown, host: string, what: string): KdynError {
   if (e instanceof KdynError) return e;
   const err = e as NodeJS.ErrnoException & { reason?: string; host?: string; hostname?: string };
   const code = err?.code ?? '';

@@ -8,7 +8,7 @@ import { USER_AGENT } from '../core/version.js';
 import type { ClientCertificate, CredentialProvider, RestConfig } from '../kubeconfig/types.js';
 import type { ConnectionPool } from './pool.js';
 import { exchange as wireExchange, truncated, type WireResponse } from './wire.js';
-import { RequestTimeoutError, ResponseTooLargeError, goDuration } from './errors.js';
+import { RequestTimeoutError, ResponseTooLargeError, goDuration, markNotSent } from './errors.js';
 import type { Headers, RequestLog } from './request-log.js';
 import type { RequestOptions } from './types.js';
 
@@ -105,6 +105,8 @@ export function createRoundTripper(opts: RoundTripOptions): RoundTripper {
       const failEarly = (e: Error) => {
         if (over) return;
         over = true;
+        // Without a connection yet (dialling, TLS, waiting for the pool), nothing was written.
+        if (!socket) markNotSent(e);
         socket?.destroy();
         done();
         log.failed(method, url, started);

@@ -53,6 +53,8 @@ export interface ExampleOptions {
   timeoutMs?: number;
   /** Sends the example SIGTERM when aborted (a long-running example, such as a controller). */
   stop?: AbortSignal;
+  /** Told the example's pid once it started. */
+  onStart?: (pid: number) => void;
 }
 
 /** Runs a documentation example (TypeScript, top-level await) as an ES module script. */
@@ -63,6 +65,7 @@ export function runExample(source: string, o: ExampleOptions): Promise<ExampleRu
   const file = join(o.cwd, 'readme-example.mjs');
   writeFileSync(file, js);
   const child = spawn(process.execPath, [file], { cwd: o.cwd, env: { PATH: process.env.PATH ?? '', ...o.env }, timeout: o.timeoutMs ?? 60_000 });
+  if (child.pid !== undefined) o.onStart?.(child.pid);
   let out = '';
   let err = '';
   let pending = '';

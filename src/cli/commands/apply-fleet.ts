@@ -21,7 +21,7 @@ import type { ContextResult } from '../../fleet/fanout.js';
 import { contextErrorLine, contextList, jsonlRecord } from '../../fleet/output.js';
 import { requestDocument } from '../../printers/apply.js';
 import type { ApplyCommandOptions } from './apply.js';
-import { clientDryRunSummary, failureLine, objectRef, summaryLine } from '../../apply/report.js';
+import { clientDryRunSummary, failureLine, objectRef, sharedAuthFailure, summaryLine } from '../../apply/report.js';
 
 /** One object to print: applied (server) or as it would be sent (client dry run). */
 interface Entry {
@@ -62,14 +62,18 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
   const summary = (context: string, line: string) => io.stderr.write(`context ${JSON.stringify(context)}: ${line}\n`);
   const printReport = (context: string, { report, waited }: ContextApply) => {
     const entries: Entry[] = [];
+    // A bad token or no rights: one line for the context, not one per object.
+    const shared = sharedAuthFailure(report);
+    if (shared) io.stderr.write(contextErrorLine(context, shared));
     for (const r of report.results) {
-      if (r.status === 'failed') io.stderr.write(contextErrorLine(context, failureLine(r)));
-      if (r.status !== 'failed' && r.status !== 'skipped' && r.object) entries.push({ ref: objectRef(r), object: r.object, unchanged: r.status === 'unchanged' });
+      if (!shared && (r.status === 'failed' || r.status === 'unknown')) io.stderr.write(contextErrorLine(context, failureLine(r)));
+      if (r.status !== 'failed' && r.status !== 'unknown' && r.status !== 'skipped' && r.object) entries.push({ ref: objectRef(r), object: r.object, unchanged: r.status === 'unchanged' });
     }
-    write(context, entries);
+    // A context where nothing was applied and something failed has no document (as a failed context of a fleet get).
+    if (entries.length > 0 || report.failed + report.unknown === 0) write(context, entries);
     // --wait: an object not ready is that context's failure, one line each (as a single-context --wait).
     for (const line of waited?.errors ?? []) io.stderr.write(contextErrorLine(context, line));
-    failed ||= report.failed > 0 || (waited?.errors.length ?? 0) > 0;
+    failed ||= report.failed + report.unknown > 0 || (waited?.errors.length ?? 0) > 0;
     summary(context, summaryLine(report, { serverDryRun: opts.dryRun === 'server', ready: waited?.ready, interrupted: report.interrupted || waited?.interrupted === true }));
   };
   const fanOpts = {

@@ -111,7 +111,7 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
       onResult: (r) => printResult(r, printer, io),
     });
     printer.end();
-    let failed = report.failed;
+    let failed = report.failed + report.unknown;
     let ready: number | undefined;
     if (opts.wait && !report.interrupted && opts.dryRun === 'none') {
       const waited = await waitForApplied(report, client, { clock: ctx.clock, timeoutMs: opts.timeoutMs, signal: stop.signal });
@@ -129,7 +129,7 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
 
 /** One result as it comes: a failure on stderr, an applied object to the printer. */
 function printResult(r: ApplyResult, printer: ApplyPrinter, io: IO): void {
-  if (r.status === 'failed') io.stderr.write(failureLine(r) + '\n');
+  if (r.status === 'failed' || r.status === 'unknown') io.stderr.write(failureLine(r) + '\n');
   else if (r.status !== 'skipped' && r.object) printer.page([{ ref: objectRef(r), unchanged: r.status === 'unchanged', object: r.object }]);
 }
 

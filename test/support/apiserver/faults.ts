@@ -3,7 +3,8 @@
  * (`--fault SPEC`, parsed by parseFaultSpec):
  * - a matching request is answered with a canned response (429/500/503 with Retry-After, any
  *   status, a redirect to another host), or its connection is reset, before authentication and
- *   routing; or it is delayed, its body dripped slowly, or its connection reset mid-body;
+ *   routing; or it is delayed, its body dripped slowly, its connection reset mid-body, or handled and
+ *   then its connection closed without an answer (dropResponse);
  * - one group-version answers 503, or is reported `Stale` in aggregated discovery;
  * - `/apis` (and `/api`) serve a hostile discovery document;
  * - watch streams are cut short (after N events or a time);
@@ -33,6 +34,11 @@ export interface FaultSpec {
   drip?: { bytes: number; intervalMs: number };
   /** Answer normally (with Content-Length), but reset the connection after this many body bytes. */
   resetAfterBytes?: number;
+  /**
+   * Handle the request normally (a write is committed), then close the connection instead of
+   * answering: a server that died between committing and responding (EOF before the response).
+   */
+  dropResponse?: boolean;
   /** Answer 302 (or `status`) with `Location: <redirect><path>?<query>` (another host). */
   redirect?: string;
 }
@@ -183,6 +189,7 @@ function prefixMatcher(p: string | RegExp): RegExp {
  *   status=503,path=/api/v1,times=3,retry-after=2    answer 503 (also 429, 500, ...) N times
  *   reset,path=/version[,times=N]                     reset the connection
  *   reset-after-bytes=100,path=/api/v1/pods           reset mid-body
+ *   drop-response,method=PATCH,path=/api/v1           handled (committed), then closed without an answer
  *   delay=500,path=/apis                              delay (ms)
  *   drip=16:50,path=/apis                             16 bytes every 50 ms
  *   redirect=http://other:8080,path=/version          302 to another host
@@ -203,7 +210,7 @@ export function applyFaultSpec(faults: Faults, text: string): void {
     if (!/^\d+$/.test(v)) throw new Error(`--fault ${text}: ${k} must be a non-negative integer, got "${v}"`);
     return Number(v);
   };
-  const known = new Set(['status', 'path', 'times', 'retry-after', 'method', 'reset', 'reset-after-bytes', 'delay', 'drip', 'redirect', 'gv-unavailable', 'gv-stale', 'hostile-discovery', 'watch-close-after-events', 'watch-close-after']);
+  const known = new Set(['status', 'path', 'times', 'retry-after', 'method', 'reset', 'reset-after-bytes', 'drop-response', 'delay', 'drip', 'redirect', 'gv-unavailable', 'gv-stale', 'hostile-discovery', 'watch-close-after-events', 'watch-close-after']);
   for (const k of kv.keys()) if (!known.has(k)) throw new Error(`--fault ${text}: unknown key "${k}"`);
   if (kv.has('gv-unavailable')) return faults.failGroupVersion(kv.get('gv-unavailable')!, 'unavailable');
   if (kv.has('gv-stale')) return faults.failGroupVersion(kv.get('gv-stale')!, 'stale');
@@ -227,6 +234,7 @@ export function applyFaultSpec(faults: Faults, text: string): void {
   const spec: FaultSpec = { path: prefixMatcher(path), times, method };
   if (kv.has('reset')) spec.reset = true;
   if (kv.has('reset-after-bytes')) spec.resetAfterBytes = num('reset-after-bytes');
+  if (kv.has('drop-response')) spec.dropResponse = true;
   if (kv.has('delay')) spec.delayMs = num('delay');
   if (kv.has('drip')) {
     const m = /^(\d+):(\d+)$/.exec(kv.get('drip')!);

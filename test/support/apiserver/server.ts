@@ -190,6 +190,12 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     requestLog.push(entry);
     const fault = faults.take(method, path, query);
     const send = (r: RawResponse | StreamResponse): void => {
+      if (fault?.dropResponse) {
+        // Handled (committed), then the connection closes before the response: EOF for the client.
+        entry.status = -1;
+        req.socket.destroy();
+        return;
+      }
       entry.status = r.status;
       if ('stream' in r) {
         res.writeHead(r.status, r.headers); // no content-length: chunked
@@ -223,7 +229,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
         send({ status: fault.status ?? 302, headers: { location, 'content-type': 'text/html; charset=utf-8' }, body: `<a href="${location}">Found</a>.\n` });
         return;
       }
-      const passThrough = !!fault.delayMs || !!fault.drip || fault.resetAfterBytes !== undefined;
+      const passThrough = !!fault.delayMs || !!fault.drip || fault.resetAfterBytes !== undefined || !!fault.dropResponse;
       if (fault.status !== undefined || !passThrough) {
         const status = fault.status ?? 500;
         send({
