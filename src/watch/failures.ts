@@ -9,8 +9,9 @@
  * - `denied` (401, 403, 404): the end of the watch with its error (kubectl's message), except while
  *   the watch is being re-established after a lost connection or a server error, when they are
  *   transient until they persist: a restarting kube-apiserver answers 403 while its RBAC cache syncs
- *   (measured: ~50-200 ms after it listens), 401 while its authenticators start, and the custom
- *   resources' paths are missing until its CRD handlers are installed. Retried then until they have
+ *   (measured: ~50-200 ms after it listens), 401 while its authenticators start, 404 for a
+ *   collection whose handler is not installed yet (an aggregated API, a CRD). (A broken or empty
+ *   stream alone does not count: a deleted CRD ends its stream so.) Retried then until they have
  *   lasted `retryForMs` (default 2 min), the last attempt at that bound; a Role revoked meanwhile
  *   still ends the watch, after the bound. On the first request, and on a re-watch after a healthy
  *   stream (a CRD deleted: 404 at once), they end the watch at once, as kubectl's.
