@@ -45,7 +45,8 @@ export { generateFiles, kindsFromServer, kindsFromCrdManifests, type ServerKinds
 export { kindFromDocument, kindsFromCrd, missingRequired } from './typegen/sources.js';
 
 // Watching: a Reflector-style watcher (list, watch, resume, relist on 410) as an async iterator.
-export { Watcher, watch, WatchProtocolError } from './watch/watcher.js';
+export { Watcher, watch } from './watch/watcher.js';
+export { WatchProtocolError, DEFAULT_RETRY_FOR_MS } from './watch/failures.js';
 export { JsonStreamDecoder, WatchDecodeError } from './watch/decoder.js';
 export { mergeIterables } from './watch/merge.js';
 // Several watches as one stream: initial lists as blocks, bookmark sync, stop reasons (timeout, done, a condition).

@@ -101,6 +101,12 @@ const SELECTOR_FLAGS: FlagSpec[] = [
   { name: 'field-selector', type: 'string', describe: 'Selector (field query) to filter on, supports \'=\', \'==\', and \'!=\'.' },
 ];
 const CHUNK_SIZE_FLAG: FlagSpec = { name: 'chunk-size', type: 'number', default: 500, describe: 'Return large lists in chunks rather than all at once. Pass 0 to disable.' };
+const RETRY_FOR_FLAG: FlagSpec = {
+  name: 'retry-for',
+  type: 'string',
+  default: '2m',
+  describe: 'How long a watch coming back after a lost connection or a server error retries 401, 403 and 404 (a restarting API server answers so for a moment) before it ends with the error, as kubectl would at once. 0: at once. Errors on the first request always end it at once.',
+};
 
 /** Fleets (issue 24, docs/fleet.md): `--context a,b` or `--context 'prod-*'` select several contexts too. */
 const FLEET_FLAGS: FlagSpec[] = [
@@ -224,6 +230,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'watch', short: 'w', type: 'boolean', describe: 'After listing/getting the requested object, watch for changes (resumes when the server ends the stream; see kdyn watch).' },
       { name: 'watch-only', type: 'boolean', describe: 'Watch for changes to the requested object(s), without listing/getting first.' },
       { name: 'output-watch-events', type: 'boolean', describe: 'Output watch event objects when --watch or --watch-only is used. Existing objects are output as initial ADDED events.' },
+      RETRY_FOR_FLAG,
       ...FLEET_FLAGS,
     ],
     minArgs: 0,
@@ -261,6 +268,7 @@ export const COMMANDS: CommandSpec[] = [
       { name: 'no-live', type: 'boolean', describe: 'Append a row per event (kubectl get -w --output-watch-events), also on a terminal.' },
       { name: 'sort-by', type: 'string', describe: 'Live view: sort the rows by this JSONPath over each object\'s metadata (e.g. \'{.metadata.creationTimestamp}\'); default namespace/name.' },
       CHUNK_SIZE_FLAG,
+      RETRY_FOR_FLAG,
       ...FLEET_FLAGS,
     ],
     minArgs: 1,

@@ -1,6 +1,6 @@
 /**
  * `kdyn watch`'s and `get -w`'s flags as options: -o (and its templates), --for, --timeout,
- * --max-events, --request-timeout, and the flags shared with get (./get-flags.ts). Usage errors are
+ * --max-events, --request-timeout, --retry-for, and the flags shared with get (./get-flags.ts). Usage errors are
  * thrown here, before any request.
  */
 import type { ParsedArgs } from './spec.js';
@@ -27,6 +27,8 @@ export interface WatchOptions extends SelectionFlags {
   checkOnce: boolean;
   /** --request-timeout: each watch request's time limit. */
   requestTimeoutMs?: number;
+  /** --retry-for: how long a 401/403/404 is retried while a watch is re-established after a lost connection (ms). */
+  retryForMs?: number;
   maxEvents?: number;
   /** Every --for given (all must hold). */
   waitFor?: WaitCondition[];
@@ -52,6 +54,8 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
   // With --for, kubectl wait's --timeout: 30 s when unset, 0 = check once, negative = a week.
   const timeoutMs = wait ? waitTimeoutMs(timeout) : timeout !== undefined ? parseDuration(timeout, 'timeout') : undefined;
   const requestTimeoutMs = parseDuration(String(f['request-timeout'] ?? '0'), 'request-timeout');
+  const retryFor = str(f['retry-for']);
+  const retryForMs = retryFor !== undefined ? parseDuration(retryFor, 'retry-for') : undefined;
   return {
     output: waitFor && !output.explicit ? { ...output, format: 'name' } : output,
     events: mode === 'watch' || f['output-watch-events'] === true,
@@ -62,6 +66,7 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
     timeoutMs: timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined,
     checkOnce: wait !== undefined && timeoutMs === 0,
     requestTimeoutMs: requestTimeoutMs > 0 ? requestTimeoutMs : undefined,
+    retryForMs,
     maxEvents,
     waitFor,
     wait,
@@ -81,6 +86,7 @@ export function streamOptions(opts: WatchOptions, mode: 'watch' | 'get', table: 
     // --request-timeout bounds each watch request; `get -w` then ends with it, as kubectl.
     requestTimeoutMs: opts.requestTimeoutMs,
     endWithRequest: mode === 'get' && opts.requestTimeoutMs !== undefined,
+    retryForMs: opts.retryForMs,
     timeoutMs: opts.timeoutMs,
   };
 }

@@ -27,6 +27,7 @@ import {
   type ListOptions,
   type PatchOptions,
   type PatchType,
+  type RequestBaseOptions,
   type TableOptions,
   type UpdateOptions,
   type WatchRequestOptions,
@@ -162,6 +163,7 @@ export class ResourceClient<T extends object = Unstructured> {
       headers: { Accept: opts.table ? TABLE_ACCEPT : JSON_ACCEPT },
       signal: opts.signal,
       timeoutMs: 0,
+      retryAfterMaxMs: opts.retryAfterMaxMs,
     });
     this.warnings(res);
     if (res.status < 200 || res.status > 299) {
@@ -286,10 +288,11 @@ function firstHeader(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function base(opts: { signal?: AbortSignal; timeoutMs?: number }): Pick<RequestOptions, 'signal' | 'timeoutMs'> {
-  const out: Pick<RequestOptions, 'signal' | 'timeoutMs'> = {};
+function base(opts: RequestBaseOptions): Pick<RequestOptions, 'signal' | 'timeoutMs' | 'retryAfterMaxMs'> {
+  const out: Pick<RequestOptions, 'signal' | 'timeoutMs' | 'retryAfterMaxMs'> = {};
   if (opts.signal) out.signal = opts.signal;
   if (opts.timeoutMs !== undefined) out.timeoutMs = opts.timeoutMs;
+  if (opts.retryAfterMaxMs !== undefined) out.retryAfterMaxMs = opts.retryAfterMaxMs;
   return out;
 }
 

@@ -7,6 +7,8 @@ export interface RequestBaseOptions {
   signal?: AbortSignal;
   /** Overrides the transport's request timeout for this call (ms, 0 = none). */
   timeoutMs?: number;
+  /** Caps the transport's wait on a Retry-After before it sends the request again (ms). */
+  retryAfterMaxMs?: number;
 }
 
 export interface GetOptions extends RequestBaseOptions {
@@ -38,6 +40,8 @@ export interface WatchRequestOptions {
   /** Ask for server-side printed events (each object a one-row meta.k8s.io Table). */
   table?: boolean;
   signal?: AbortSignal;
+  /** Caps the transport's wait on a Retry-After before it sends the request again (ms). */
+  retryAfterMaxMs?: number;
 }
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

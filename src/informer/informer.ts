@@ -20,6 +20,7 @@ import { silentLogger, type Logger } from '../core/log.js';
 import type { Unstructured } from '../core/unstructured.js';
 import type { ResourceClient } from '../dynamic/client.js';
 import { Backoff } from '../watch/backoff.js';
+import { classifyFailure } from '../watch/failures.js';
 import { INITIAL_EVENTS_END, type WatchEvent } from '../watch/types.js';
 import { Watcher } from '../watch/watcher.js';
 import { Indexer, byNamespace, keyOf, NAMESPACE_INDEX, type IndexFunc, type KubeObject } from './indexer.js';
@@ -231,7 +232,8 @@ export class Informer<T extends KubeObject = Unstructured> {
         if (signal.aborted) return;
         const delayMs = restart.next('server');
         this.logger.info(2, `informer ${this.handle.describe()}: ${errorText(e)}; starting again in ${delayMs}ms`, 'shared_informer.go:1');
-        this.setHealth({ state: 'backoff', failures: this.status.failures + 1, lastError: errorText(e) });
+        // A server's answer (403, 404) is not "unreachable", whatever the failures before it were.
+        this.setHealth({ state: 'backoff', unreachable: classifyFailure(e) === 'unreachable', failures: this.status.failures + 1, lastError: errorText(e) });
         await this.clock.sleep(delayMs, signal).catch(() => undefined);
       }
     }

@@ -11,6 +11,7 @@ export interface RetryInfo {
   delayMs: number;
   failures: number;
   unreachable: boolean;
+  retryForMs?: number;
 }
 
 export interface ResumeInfo {
@@ -26,23 +27,29 @@ export function expiredText(e: Error): string {
  * What a watch says on stderr about failed attempts. While the server cannot be reached at all
  * (refused or reset connections; the watcher retries about every second), one line when that
  * begins and one when the watch is answered again, whatever the outage's length (`-v=1`: every
- * attempt too). Other failures (429, 5xx, broken streams): a line per attempt from the second in a
- * row (`-v=1`: from the first). kubectl's `get -w` prints none of these: it exits at the first
- * disconnection.
+ * attempt too). A 401, 403 or 404 while the watch comes back (a restarting server's answer, retried
+ * for `retryForMs`): one line when it begins, and the same line when the watch is answered again.
+ * Other failures (429, 5xx, broken streams): a line per attempt from the second in a row (`-v=1`:
+ * from the first). kubectl's `get -w` prints none of these: it exits at the first disconnection.
  */
 export function outageNotices(label: string, io: IO, verbose: boolean): { onRetry: (r: RetryInfo) => void; onResume: (r: ResumeInfo) => void } {
   let unreachable = false;
+  let transient = false;
   const retryLine = (r: RetryInfo) => io.stderr.write(`Warning: watch of ${label}: ${errorLine(r.error)}; retrying in ${(r.delayMs / 1000).toFixed(1)}s\n`);
   return {
     onRetry: (r) => {
-      if (r.unreachable && !unreachable) {
+      if (r.retryForMs !== undefined) {
+        if (transient && !verbose) return;
+        transient = true;
+        io.stderr.write(`Warning: watch of ${label}: ${errorLine(r.error)}; retrying for up to ${Math.round(r.retryForMs / 1000)}s, as a restarting server answers so for a moment (--retry-for)\n`);
+      } else if (r.unreachable && !unreachable) {
         unreachable = true;
         io.stderr.write(`Warning: watch of ${label}: ${errorLine(r.error)}; retrying every second until the server is back\n`);
       } else if (verbose || (!r.unreachable && r.failures > 1)) retryLine(r);
     },
     onResume: (r) => {
-      if (!unreachable) return;
-      unreachable = false;
+      if (!unreachable && !transient) return;
+      unreachable = transient = false;
       io.stderr.write(`watch of ${label}: the server is back after ${(r.failingMs / 1000).toFixed(1)}s; watching again\n`);
     },
   };

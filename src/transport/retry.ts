@@ -30,10 +30,10 @@ export function parseRetryAfter(value: string | undefined, nowMs: number = Date.
   return Math.max(0, Math.ceil((t - nowMs) / 1000));
 }
 
-/** The wait before retry number `attempt + 1` (attempt counts from 0). */
-export function retryDelay(attempt: number, retryAfter: string | undefined, policy: RetryPolicy, random: () => number = Math.random): number {
+/** The wait before retry number `attempt + 1` (attempt counts from 0); `retryAfterMaxMs` caps a Retry-After. */
+export function retryDelay(attempt: number, retryAfter: string | undefined, policy: RetryPolicy, random: () => number = Math.random, retryAfterMaxMs = Infinity): number {
   const ra = parseRetryAfter(retryAfter);
-  if (ra !== undefined) return Math.min(ra * 1000, policy.maxDelayMs);
+  if (ra !== undefined) return Math.min(ra * 1000, policy.maxDelayMs, retryAfterMaxMs);
   const exp = policy.baseDelayMs * 2 ** attempt;
   // full jitter in [exp/2, exp)
   return Math.min(Math.round(exp / 2 + (exp / 2) * random()), policy.maxDelayMs);
@@ -57,6 +57,8 @@ export interface RetriedRequest {
   /** GET, or a request the caller marked safe to repeat. */
   idempotent: boolean;
   signal?: AbortSignal | undefined;
+  /** Caps a Retry-After wait for this request (RequestOptions.retryAfterMaxMs). */
+  retryAfterMaxMs?: number | undefined;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function sendWithRetries(send: () => Promise<Sent>, req: RetriedReq
     const retryAfter = header(sent.res.headers['retry-after']);
     const again = idempotent ? status === 429 || status === 503 : retryAfter !== undefined && (status === 429 || status >= 500);
     if (again && attempt < policy.maxRetries) {
-      const delay = retryDelay(attempt, retryAfter, policy, r.random);
+      const delay = retryDelay(attempt, retryAfter, policy, r.random, retryAfter !== undefined ? req.retryAfterMaxMs : undefined);
       logger.info(4, `${method} ${url}: got ${status}; retrying in ${delay}ms (attempt ${attempt + 1}/${policy.maxRetries})`, 'request.go:1');
       discard(sent);
       await clock.sleep(delay, signal);

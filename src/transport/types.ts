@@ -20,6 +20,11 @@ export interface RequestOptions {
   fallbackTimeoutMs?: number;
   /** The largest body `request` reads (bytes); a larger one fails with ResponseTooLargeError. */
   maxBodyBytes?: number;
+  /**
+   * The longest wait on a Retry-After before the request is sent again (ms): a watch coming back
+   * after a restart asks sooner than a starting server's `503 Retry-After: 5` (src/watch/failures.ts).
+   */
+  retryAfterMaxMs?: number;
 }
 
 export interface Response {

@@ -12,7 +12,9 @@
  *   watch failure is the answer instead of a retry), `aborted` (`signal`), or the caller's reason
  *   given to `stop()` (the CLI passes `SIGINT`/`SIGTERM`). The first reason wins;
  * - **a type that goes away**: a 404 once a target had been served (its CRD deleted) ends that
- *   target's stream alone (`onGone`); when none is left the run ends with no reason.
+ *   target's stream alone (`onGone`); when none is left the run ends with no reason. (A 404 while
+ *   a watch is re-established after a lost connection is retried first, up to `retryForMs`: a
+ *   restarting server serves its custom resources a moment after it listens; ./failures.ts.)
  * Nothing here prints: events go to the `onEvents` callback, notices to the hooks.
  */
 import { systemClock, type Clock } from '../core/clock.js';
@@ -79,6 +81,8 @@ export interface MultiWatchOptions {
   requestTimeoutMs?: number;
   /** End a target's stream when a watch request ends normally (kubectl `get -w --request-timeout`). */
   endWithRequest?: boolean;
+  /** How long a 401/403/404 is retried while a watch is re-established (WatchOptions.retryForMs). */
+  retryForMs?: number;
   /** Stop (reason `timeout`) after this long. */
   timeoutMs?: number;
   /** Stop (reason `done`) once this many events were delivered. */
@@ -203,6 +207,7 @@ export class MultiWatch {
       pageSize: opts.pageSize,
       requestTimeoutMs: opts.requestTimeoutMs,
       endWithRequest: opts.endWithRequest,
+      retryForMs: opts.retryForMs,
       signal: this.ac.signal,
       clock: opts.clock,
       logger: opts.logger,

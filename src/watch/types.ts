@@ -54,13 +54,21 @@ export interface WatchOptions {
    * still retried. Default false: the watch resumes and never ends on its own.
    */
   endWithRequest?: boolean;
+  /**
+   * How long a 401, 403 or 404 is retried while the watch is re-established after a lost connection
+   * or a server error (ms; default 2 minutes, `DEFAULT_RETRY_FOR_MS`; 0: such an answer ends the
+   * watch at once). A restarting kube-apiserver answers 403 while its RBAC cache syncs; an answer
+   * that lasts this long (a revoked Role) ends the watch with its error. On the first request, and
+   * after a healthy stream (a CRD deleted: 404), these answers end the watch at once (./failures.ts).
+   */
+  retryForMs?: number;
   /** Stops the watch: the iteration ends (no error). */
   signal?: AbortSignal;
   clock?: Clock;
   /** Jitter source (default Math.random). */
   random?: () => number;
   logger?: Logger;
-  /** Called before each wait after a failure (connection lost, 5xx, 429, a broken stream). */
+  /** Called before each wait after a failure (connection lost, 5xx, 429, a broken stream, a transient 401/403/404). */
   onRetry?: (info: RetryInfo) => void;
   /**
    * Called when the server said 410 Expired and the watcher relists. After a list the events are
@@ -97,9 +105,15 @@ export interface RetryInfo {
   /**
    * Nothing answered (connection refused, reset, ... before a response): the server is down or
    * restarting, and the watcher retries about every second. False when the server answered with an
-   * error (429, 5xx) or broke a stream: client-go's backoff, 0.8 s growing to 30 s.
+   * error (429, 5xx, 401, 403, 404) or broke a stream: client-go's backoff, 0.8 s growing to 30 s
+   * (about every second while a restart is under way: see src/watch/failures.ts).
    */
   unreachable: boolean;
+  /**
+   * Set for a 401, 403 or 404 answered while the watch is re-established after a lost connection or
+   * a server error: such an answer ends the watch once it has lasted this long (ms, `retryForMs`).
+   */
+  retryForMs?: number;
 }
 
 export type TableEvent = WatchEvent<Table>;

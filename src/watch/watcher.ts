@@ -7,32 +7,41 @@
  *      failed -> ... 410 Expired -> relist, and emit only the differences against what was emitted.
  *
  * States, one at a time: `list` (a relist is the same step: the store makes the differences) and
- * `watch`. Failures (connection lost, 5xx, 429, a broken stream) wait (./backoff.ts, or the server's
- * Retry-After) and retry the same state: about every second while the server cannot be reached at
- * all, with client-go's growing backoff while it answers with errors (`onRetry` says which; `onResume`
- * when a request is answered again). 401, 403 and other client errors end the iteration with
- * their StatusError; the abort signal ends it quietly. The store (./store.ts) holds the last state
- * emitted per object, so every event sequence the consumer sees, applied in order, is the server's.
+ * `watch`. After a failure, ./failures.ts decides: connection lost, 5xx, 429, a broken stream wait
+ * (./backoff.ts, or the server's Retry-After) and retry the same state: about every second while the
+ * server cannot be reached at all, with client-go's growing backoff while it answers with errors
+ * (`onRetry` says which; `onResume` when a request is answered again). 401, 403 and 404 end the
+ * iteration with their StatusError, unless the watch is being re-established after a lost
+ * connection or a server error: then they are retried until they have lasted `retryForMs` (a
+ * restarting server answers so for a moment). Other client errors end it at once; the abort signal
+ * ends it quietly. The store (./store.ts) holds the last state emitted per object, so every event
+ * sequence the consumer sees, applied in order, is the server's.
  */
-import { ConnectionError, KdynError, StatusError, type Status } from '../core/errors.js';
+import { KdynError, StatusError, type Status } from '../core/errors.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { ResourceClient } from '../dynamic/client.js';
 import type { Unstructured } from '../core/unstructured.js';
 import type { Table, TableRow } from '../core/table.js';
-import { Backoff, type FailureKind } from './backoff.js';
-import { JsonStreamDecoder, WatchDecodeError } from './decoder.js';
+import { Backoff } from './backoff.js';
+import { JsonStreamDecoder } from './decoder.js';
+import { classifyFailure, FailureRun, WatchProtocolError, type Decision } from './failures.js';
 import { ObjectStore, type ObjectKey } from './store.js';
 import { INITIAL_EVENTS_END, type RetryInfo, type WatchEvent, type WatchOptions } from './types.js';
-
-/** Connection failures that mean nothing answered: the server is down, restarting or unreachable. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
 
 /** A watch stream ended because the server said 410 Expired (as an HTTP status or an ERROR event). */
 class Expired extends Error {}
 
-/** The server broke the watch protocol (not a WatchEvent, no resourceVersion): worth another try. */
-export class WatchProtocolError extends KdynError {}
+export { WatchProtocolError };
+
+/** A list request's options (one page at a time). */
+interface PageQuery {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit: number;
+  signal?: AbortSignal;
+  retryAfterMaxMs?: number;
+}
 
 /** A stream that ended without an error, but before anything was received: counts as a failure. */
 class EmptyStream extends WatchProtocolError {}
@@ -52,12 +61,10 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
   private readonly random: () => number;
   private rv: string | undefined;
   private started = false;
-  /** Whether a list or watch request got an answer yet. */
-  private contacted = false;
   /** Whether the current list or watch request got its response (a later failure is not "unreachable"). */
   private attemptAnswered = false;
-  /** When the current run of failures began (undefined while requests succeed). */
-  private failingSince: number | undefined;
+  /** The current run of failures, and what it allows (./failures.ts). */
+  private readonly failures: FailureRun;
 
   constructor(
     private readonly handle: ResourceClient<object>,
@@ -67,6 +74,7 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
     this.logger = opts.logger ?? silentLogger;
     this.random = opts.random ?? Math.random;
     this.backoff = new Backoff(this.random);
+    this.failures = new FailureRun(this.clock, opts.retryForMs);
     this.store = new ObjectStore<T>((obj) => (opts.table ? tableMeta(obj as Table) : objectMeta(obj as Unstructured)));
     this.rv = opts.resourceVersion;
   }
@@ -113,7 +121,7 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
         const healthy = yield* this.watchOnce();
         if (healthy && this.opts.endWithRequest) return;
         if (healthy) this.backoff.reset();
-        else await this.wait(new EmptyStream('the watch stream ended before any event'), 'watch', 'server');
+        else await this.failed(new EmptyStream('the watch stream ended before any event'), 'watch');
       } catch (e) {
         if (signal?.aborted) return;
         if (e instanceof Expired || (e instanceof StatusError && e.code === 410)) {
@@ -122,35 +130,30 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
           next = 'list';
           continue;
         }
-        // Before the server answered once, a connection failure is a wrong address or certificate:
-        // report it (as kubectl) instead of retrying forever.
-        if (!retriable(e) || (!this.contacted && e instanceof ConnectionError)) throw e;
         // A list that failed half-way is redone whole; the store keeps what was already emitted.
-        await this.wait(e, next, this.unreachable(e) ? 'unreachable' : 'server', retryAfterOf(e));
+        await this.failed(e, next);
       }
     }
   }
 
-  /** A connection failure before the request was answered (refused, reset, ...): see ./backoff.ts. */
-  private unreachable(e: unknown): boolean {
-    return e instanceof ConnectionError && !this.attemptAnswered && UNREACHABLE_CODES.has(e.code ?? '');
-  }
-
   /** A list page or a watch response arrived: the server is reachable (and back, after failures). */
   private answered(): void {
-    this.contacted = true;
     this.attemptAnswered = true;
-    if (this.failingSince === undefined) return;
-    const info = { failures: this.backoff.count, failingMs: this.clock.now() - this.failingSince };
-    this.failingSince = undefined;
+    const failingMs = this.failures.answered();
+    if (failingMs === undefined) return;
+    const info = { failures: this.backoff.count, failingMs };
     this.logger.info(2, `watch ${this.describe()}: answered again after ${info.failures} failed attempts`, 'reflector.go:1');
     this.opts.onResume?.(info);
   }
 
-  private async wait(error: unknown, next: RetryInfo['next'], kind: FailureKind, retryAfterSeconds?: number): Promise<void> {
-    this.failingSince ??= this.clock.now();
-    const delayMs = this.backoff.next(kind, retryAfterSeconds);
-    const info: RetryInfo = { error, delayMs, failures: this.backoff.count, next, unreachable: kind === 'unreachable' };
+  /** After a failure: waits before the next attempt, or throws `error` when it ends the watch. */
+  private async failed(error: unknown, next: RetryInfo['next']): Promise<void> {
+    const cls = classifyFailure(error, this.attemptAnswered);
+    const d: Decision = this.failures.decide(error, cls);
+    if (!d.retry) throw error;
+    const delayMs = Math.max(0, Math.min(this.backoff.next(d.kind, d.retryAfterSeconds), d.maxDelayMs ?? Infinity));
+    const info: RetryInfo = { error, delayMs, failures: this.backoff.count, next, unreachable: cls === 'unreachable' };
+    if (d.retryForMs !== undefined) info.retryForMs = d.retryForMs;
     this.logger.info(2, `watch ${this.describe()}: ${errorText(error)}; retrying in ${delayMs}ms`, 'reflector.go:1');
     this.opts.onRetry?.(info);
     try {
@@ -169,6 +172,7 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
       fieldSelector: this.fieldSelector,
       limit: this.opts.pageSize ?? 500,
       signal: this.opts.signal,
+      retryAfterMaxMs: this.failures.retryAfterMaxMs,
     };
     let rv: string | undefined;
     this.attemptAnswered = false;
@@ -204,11 +208,11 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
     if (this.opts.bookmarks) yield { type: 'BOOKMARK', object: this.bookmark(rv, true) };
   }
 
-  private async *objectPages(q: { labelSelector?: string; fieldSelector?: string; limit: number; signal?: AbortSignal }): AsyncGenerator<{ resourceVersion?: string; items: T[] }> {
+  private async *objectPages(q: PageQuery): AsyncGenerator<{ resourceVersion?: string; items: T[] }> {
     for await (const page of this.handle.list(q)) yield { resourceVersion: page.metadata.resourceVersion, items: page.items as T[] };
   }
 
-  private async *tablePages(q: { labelSelector?: string; fieldSelector?: string; limit: number; signal?: AbortSignal }): AsyncGenerator<{ resourceVersion?: string; items: T[] }> {
+  private async *tablePages(q: PageQuery): AsyncGenerator<{ resourceVersion?: string; items: T[] }> {
     for await (const t of this.handle.listTable({ ...q, includeObject: 'Metadata' })) {
       const items = t.rows.map((row) => oneRowTable(t, row) as T);
       yield { resourceVersion: t.metadata.resourceVersion, items };
@@ -264,6 +268,7 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
       allowWatchBookmarks: true,
       table: this.opts.table,
       signal,
+      retryAfterMaxMs: this.failures.retryAfterMaxMs,
     });
     this.answered();
     const decoder = new JsonStreamDecoder();
@@ -358,24 +363,6 @@ function watchError(status: Status): Error {
   const code = status?.code;
   if (code === 410 || status?.reason === 'Expired' || status?.reason === 'Gone') return new Expired(status.message ?? 'resource version expired');
   return new StatusError({ ...status, kind: 'Status' }, typeof code === 'number' ? code : 500);
-}
-
-/** Whether the watcher retries after `e` (else the iteration ends with it). */
-function retriable(e: unknown): boolean {
-  if (e instanceof StatusError) {
-    const c = e.code;
-    return c === 429 || c >= 500;
-  }
-  // Connection failures, broken or undecodable streams, an empty stream: worth another try.
-  // Anything else (a bad name, a missing namespace, a bug) ends the watch with its error.
-  return e instanceof ConnectionError || e instanceof WatchDecodeError || e instanceof WatchProtocolError;
-}
-
-function retryAfterOf(e: unknown): number | undefined {
-  if (!(e instanceof StatusError)) return undefined;
-  const c = e.code;
-  if (c !== 429 && c !== 500 && c !== 503) return undefined;
-  return e.status.details?.retryAfterSeconds;
 }
 
 function errorText(e: unknown): string {

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
-import { NO_REAL_APISERVER, realAssets, startRealApiServer, type RealCluster, type RealClusterOptions } from '../support/real-apiserver.js';
+import { NO_REAL_APISERVER, NO_RIGHTS_USER, realAssets, startRealApiServer, type RealCluster, type RealClusterOptions } from '../support/real-apiserver.js';
 
 export type { Run };
 
@@ -38,7 +38,17 @@ export interface RealEnv {
   namespace(prefix: string): Promise<string>;
   /** Creates `body` at `path` as the admin; throws unless the server answers 2xx. */
   create(path: string, body: object): Promise<Record<string, unknown>>;
+  /**
+   * Gives the `noRights` user a Role with `rules` in `ns` (a viewer: its kubeconfig then works
+   * there); `unbind()` deletes the RoleBinding (the Role revoked), `bind()` makes it again.
+   */
+  grant(ns: string, rules: object[]): Promise<RoleGrant>;
   stop(): Promise<void>;
+}
+
+export interface RoleGrant {
+  bind(): Promise<void>;
+  unbind(): Promise<void>;
 }
 
 export async function startRealEnv(options: RealClusterOptions = {}): Promise<RealEnv> {
@@ -66,6 +76,20 @@ export async function startRealEnv(options: RealClusterOptions = {}): Promise<Re
       return name;
     },
     create,
+    grant: async (ns, rules) => {
+      const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}`;
+      await create(`${rbac}/roles`, { metadata: { name: 'viewer' }, rules });
+      const binding = { metadata: { name: 'viewer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'viewer' }, subjects: [{ kind: 'User', name: NO_RIGHTS_USER, apiGroup: 'rbac.authorization.k8s.io' }] };
+      const grant: RoleGrant = {
+        bind: async () => void (await create(`${rbac}/rolebindings`, binding)),
+        unbind: async () => {
+          const res = await cluster.request('DELETE', `${rbac}/rolebindings/viewer`);
+          if (res.status >= 300) throw new Error(`DELETE rolebinding viewer in ${ns}: ${res.status} ${res.body}`);
+        },
+      };
+      await grant.bind();
+      return grant;
+    },
     stop: async () => {
       await cluster.stop();
       rmSync(dir, { recursive: true, force: true });

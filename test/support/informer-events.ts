@@ -4,8 +4,21 @@
  * the record satisfies a condition: checked after each event, never on a timer (the only timer is a
  * hang guard that fails the wait with what was seen).
  */
-import { DeletedFinalStateUnknown, type EventHandlers } from '../../src/informer/types.js';
+import { DeletedFinalStateUnknown, type EventHandlers, type InformerHealth } from '../../src/informer/types.js';
 import { keyOf, type KubeObject } from '../../src/informer/indexer.js';
+import type { Informer } from '../../src/informer/informer.js';
+
+/** Resolves when the informer's health satisfies `pred` (checked on each health change). */
+export function healthUntil<T extends KubeObject>(inf: Informer<T>, pred: (h: InformerHealth) => boolean): Promise<InformerHealth> {
+  return new Promise((resolve) => {
+    if (pred(inf.health())) return resolve(inf.health());
+    const off = inf.onHealth((h) => {
+      if (!pred(h)) return;
+      off();
+      resolve(h);
+    });
+  });
+}
 
 export interface EventRecord<T extends KubeObject> {
   lines: string[];

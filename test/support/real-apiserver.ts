@@ -336,6 +336,8 @@ export interface RealCluster {
 
 const ADMIN_TOKEN = 'kdyn-real-admin-token';
 const NO_RIGHTS_TOKEN = 'kdyn-real-no-rights-token';
+/** The user of `kubeconfigs.noRights` (a Role bound to it gives it rights in a namespace). */
+export const NO_RIGHTS_USER = 'kdyn-nobody';
 
 export async function startRealApiServer(options: RealClusterOptions = {}): Promise<RealCluster> {
   const assets = options.assets ?? realAssets();
@@ -491,7 +493,7 @@ async function writeCredentials(dir: string): Promise<CredentialFiles> {
   writeFileSync(files.servingKey, serving.keyPem, { mode: 0o600 });
   writeFileSync(files.clientCa, client.caPem);
   // token,user,uid,"groups": system:masters is bound to cluster-admin; the second user has no binding.
-  writeFileSync(files.tokens, `${ADMIN_TOKEN},kdyn-admin,uid-admin,"system:masters"\n${NO_RIGHTS_TOKEN},kdyn-nobody,uid-nobody\n`, { mode: 0o600 });
+  writeFileSync(files.tokens, `${ADMIN_TOKEN},kdyn-admin,uid-admin,"system:masters"\n${NO_RIGHTS_TOKEN},${NO_RIGHTS_USER},uid-nobody\n`, { mode: 0o600 });
   writeFileSync(files.saPub, sa.publicPem);
   writeFileSync(files.saKey, sa.privatePem, { mode: 0o600 });
   return { ...files, caPem: serving.caPem, clientCertPem: client.certPem, clientKeyPem: client.keyPem };

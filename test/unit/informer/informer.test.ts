@@ -17,7 +17,7 @@ import { byLabel, keyOf } from '../../../src/informer/indexer.js';
 import type { InformerHealth } from '../../../src/informer/types.js';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { startServerEnv, type ServerEnv } from '../../support/server-env.js';
-import { recordEvents } from '../../support/informer-events.js';
+import { healthUntil, recordEvents } from '../../support/informer-events.js';
 import { loadExchange } from '../../support/exchanges.js';
 
 const CM = { group: '', version: 'v1', resource: 'configmaps' };
@@ -48,18 +48,6 @@ async function serverState(h: ResourceClient): Promise<string[]> {
   return (await h.listAll()).items.map((o) => `${keyOf(o)} ${o.metadata?.resourceVersion}`).sort();
 }
 const storeState = (inf: Informer) => inf.list().map((o) => `${keyOf(o)} ${o.metadata?.resourceVersion}`).sort();
-
-/** Resolves when the informer's health satisfies `pred` (checked on each health change). */
-function healthUntil(inf: Informer, pred: (h: InformerHealth) => boolean): Promise<InformerHealth> {
-  return new Promise((resolve) => {
-    if (pred(inf.health())) return resolve(inf.health());
-    const off = inf.onHealth((h) => {
-      if (!pred(h)) return;
-      off();
-      resolve(h);
-    });
-  });
-}
 
 test('list then watch: an indexed store, add/update/delete handlers, late handlers replayed, health', async () => {
   const { ns, cms } = await namespace();

@@ -44,6 +44,19 @@ describe('bounded retries for idempotent requests', () => {
     assert.deepEqual(clock.sleeps, [DEFAULT_RETRY.maxDelayMs]);
   });
 
+  test('retryAfterMaxMs caps a Retry-After for one request (a watch back from a restart), streams too; other waits unchanged', async () => {
+    s.faults.add({ path: '/api/v1/namespaces/default/configmaps', status: 503, headers: { 'retry-after': '5' }, times: 2 });
+    const { t, clock } = transport();
+    const res = await t.stream({ path: '/api/v1/namespaces/default/configmaps', query: { watch: '1', timeoutSeconds: 1 }, retryAfterMaxMs: 1000 });
+    res.close();
+    assert.equal(res.status, 200);
+    assert.deepEqual(clock.sleeps, [1000, 1000]);
+    s.faults.add({ path: '/version', status: 429, times: 1 });
+    assert.equal((await t.request({ path: '/version', retryAfterMaxMs: 1 })).status, 200);
+    t.close();
+    assert.deepEqual(clock.sleeps, [1000, 1000, 188], 'no Retry-After: the backoff, not the cap');
+  });
+
   test('429 without Retry-After: exponential backoff; gives up after 3 retries and returns the answer', async () => {
     s.faults.add({ path: '/version', status: 429 });
     const { t, clock } = transport();
