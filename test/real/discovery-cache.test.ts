@@ -156,6 +156,13 @@ describe('discovery stays fresh after CRD changes, on a real kube-apiserver (iss
     const cached = await env.kubectl(['api-resources', '--cached', '--api-group', 'applied.kdyn.dev'], { home: h });
     assert.equal(cached.code, 0, cached.err);
     assert.match(cached.out, /^doohickeys +dh +applied\.kdyn\.dev\/v1 +true +Doohickey$/m);
+    // kube-apiserver publishes a new CRD's OpenAPI v3 a moment after discovery lists it; until then
+    // `kdyn types` says so in one line (as `kubectl explain` fails then). Wait for the server, not kdyn.
+    const deadline = Date.now() + 60_000;
+    while (!(await env.kubectl(['get', '--raw', '/openapi/v3'], { home: h })).out.includes('"apis/applied.kdyn.dev/v1"')) {
+      if (Date.now() > deadline) throw new Error('/openapi/v3 still lists no apis/applied.kdyn.dev/v1 after 60 s');
+      await new Promise((res) => setTimeout(res, 200));
+    }
     const types = await env.kdyn(['types', '--all', 'applied.kdyn.dev'], { home: h });
     assert.equal(types.code, 0, types.err);
     assert.match(types.out, /^export interface Doohickey \{$/m);
