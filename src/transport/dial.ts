@@ -29,9 +29,8 @@ import { checkKeyPair } from './client-key.js';
 import { ClientFlightGate } from './gate.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
 import { hostPort, selfConnectRefusal, setGoSocketOptions } from './tcp-socket.js';
-import { readCaBundle } from './go-pem.js';
-import type { GoCertificate } from './x509-parse.js';
-import { certPool, verifyServer, type CertPool } from './x509-verify.js';
+import { certificateBlocks, readCaBundle } from './go-pem.js';
+import { certPool, lazyCertPool, verifyServer, type CertPool } from './x509-verify.js';
 
 /** `openssl`: the kubeconfig's CA bundle; `node`: Node's default roots (no CA in the kubeconfig); `none`: insecure. */
 export type Verification = 'openssl' | 'node' | 'none';
@@ -195,23 +194,23 @@ let systemPool: CertPool | undefined;
 /**
  * Node's default roots as Go would hold them, for Go's verdict when a kubeconfig has no CA: the roots
  * bundled with Node plus the NODE_EXTRA_CA_CERTS file, each block read by Go's rules (what Go would
- * skip is skipped, e.g. an `X509 CERTIFICATE` block OpenSSL takes). Where Node trusts more (its
+ * skip is skipped, e.g. an `X509 CERTIFICATE` block OpenSSL takes), indexed by subject and parsed only
+ * when a chain needs one (parsing all ~120-145 would cost ~60-70 ms of CPU). Where Node trusts more (its
  * --use-system-ca or --use-openssl-ca stores), OpenSSL may accept what Go's verdict cannot find a
  * root for: kdyn then refuses. Built on the first connection that needs it.
  */
 function systemRoots(): CertPool {
   if (systemPool) return systemPool;
-  const certs: GoCertificate[] = [];
-  for (const pem of tlsModule.rootCertificates) certs.push(...readCaBundle(Buffer.from(pem, 'latin1')).certs);
+  const ders = tlsModule.rootCertificates.flatMap((pem) => certificateBlocks(Buffer.from(pem, 'latin1')));
   const extra = process.env.NODE_EXTRA_CA_CERTS;
   if (extra) {
     try {
-      certs.push(...readCaBundle(readFileSync(extra)).certs);
+      ders.push(...certificateBlocks(readFileSync(extra)));
     } catch {
       // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS and goes on without it
     }
   }
-  systemPool = certPool(certs);
+  systemPool = lazyCertPool(ders);
   return systemPool;
 }
 

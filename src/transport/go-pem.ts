@@ -91,19 +91,27 @@ export interface CaBundle {
 
 const bundles = new WeakMap<Buffer, CaBundle>();
 
+/** The DER of every block AppendCertsFromPEM would try to parse: `CERTIFICATE`, no headers. */
+export function certificateBlocks(data: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let rest = data.toString('latin1');
+  for (let next = decodePem(rest); next; next = decodePem(rest)) {
+    const [block, after] = next;
+    rest = after;
+    if (block.type === 'CERTIFICATE' && block.headers === 0) out.push(block.bytes);
+  }
+  return out;
+}
+
 /** Go's AppendCertsFromPEM on a bundle (memoised per Buffer). */
 export function readCaBundle(data: Buffer): CaBundle {
   let b = bundles.get(data);
   if (b) return b;
   const certs: GoCertificate[] = [];
-  let rest = data.toString('latin1');
-  for (let next = decodePem(rest); next; next = decodePem(rest)) {
-    const [block, after] = next;
-    rest = after;
-    if (block.type !== 'CERTIFICATE' || block.headers !== 0) continue;
+  for (const der of certificateBlocks(data)) {
     let cert: GoCertificate;
     try {
-      cert = parseCertificate(block.bytes);
+      cert = parseCertificate(der);
     } catch {
       continue;
     }

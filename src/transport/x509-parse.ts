@@ -107,6 +107,20 @@ function fail(message: string): never {
   throw new Error(message);
 }
 
+/**
+ * A certificate's subject bytes, read without parsing the rest (for indexing a large pool of roots
+ * whose members are parsed only when a chain asks for them); undefined when the DER is malformed.
+ */
+export function rawSubjectOf(der: Buffer): Buffer | undefined {
+  const outer = new DerReader(der).read(TAG.SEQUENCE);
+  const tbs = outer && new DerReader(outer.body).read(TAG.SEQUENCE);
+  if (!tbs) return undefined;
+  const r = new DerReader(tbs.body);
+  if (r.optional(ctx(0, true)) === false) return undefined;
+  for (const tag of [TAG.INTEGER, TAG.SEQUENCE, TAG.SEQUENCE, TAG.SEQUENCE]) if (!r.read(tag)) return undefined;
+  return r.read(TAG.SEQUENCE)?.whole;
+}
+
 const cache = new WeakMap<Buffer, GoCertificate | Error>();
 
 /** Go's ParseCertificate; throws an Error with Go's message. Memoised per Buffer. */

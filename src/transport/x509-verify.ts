@@ -11,7 +11,7 @@
  * Errors carry the code ./errors.ts words as kubectl does (ERR_KDYN_X509 with Go's reason).
  */
 import { constants, verify as cryptoVerify } from 'node:crypto';
-import { EKU_ANY, EKU_SERVER_AUTH, KEY_USAGE_CERT_SIGN, parseCertificate, type GoCertificate, type IpNet, type SignatureAlgorithm } from './x509-parse.js';
+import { EKU_ANY, EKU_SERVER_AUTH, KEY_USAGE_CERT_SIGN, parseCertificate, rawSubjectOf, type GoCertificate, type IpNet, type SignatureAlgorithm } from './x509-parse.js';
 import { domainLabels, parseMailbox, type Mailbox } from './go-names.js';
 import { formatIp, goQuote, ip16, parseIp } from './go-ip.js';
 import { parseGoUrl } from './go-url.js';
@@ -30,7 +30,7 @@ function x509(message: string): TlsVerifyError {
 
 const MAX_SIGNATURE_CHECKS = 100;
 
-/** Go's names of the algorithms, for InsecureAlgorithmError. */
+/** What Go's signatureAlgorithmDetails say of each algorithm: its hash, the key it needs, PSS salt, insecure. */
 const HASHES: Record<SignatureAlgorithm, { hash?: string; key?: 'RSA' | 'ECDSA' | 'Ed25519' | 'DSA'; pss?: number; insecure?: boolean }> = {
   'MD2-RSA': { key: 'RSA' },
   'MD5-RSA': { key: 'RSA', insecure: true },
@@ -142,7 +142,7 @@ function matchUri(uri: string, host: string, constraint: string): boolean | stri
 }
 
 /** Go's checkNameConstraints for one name: excluded first, then at least one permitted (when any). */
-function checkConstraints<T, C>(ca: GoCertificate, type: string, name: string, parsed: T, match: (n: T, c: C) => boolean | string, permitted: C[], excluded: C[], show: (c: C) => string): string | undefined {
+function checkConstraints<T, C>(type: string, name: string, parsed: T, match: (n: T, c: C) => boolean | string, permitted: C[], excluded: C[], show: (c: C) => string): string | undefined {
   const notAuthorized = 'x509: a root or intermediate certificate is not authorized to sign for this name: ';
   for (const c of excluded) {
     const m = match(parsed, c);
@@ -156,7 +156,6 @@ function checkConstraints<T, C>(ca: GoCertificate, type: string, name: string, p
     ok = m;
     if (ok) break;
   }
-  void ca;
   return ok ? undefined : `${notAuthorized}${type} ${goQuote(name)} is not permitted by any constraint`;
 }
 
@@ -176,19 +175,19 @@ function nameConstraintProblem(ca: GoCertificate, chain: GoCertificate[]): strin
         const text = san.value as string;
         const mailbox = parseMailbox(text);
         if (!mailbox) return 'x509: cannot parse rfc822Name {"" ""}';
-        problem = checkConstraints(ca, 'email address', text, mailbox, matchEmail, n.permittedEmails, n.excludedEmails, (x) => x);
+        problem = checkConstraints('email address', text, mailbox, matchEmail, n.permittedEmails, n.excludedEmails, (x) => x);
       } else if (san.type === 'DNS') {
         const text = san.value as string;
         if (!domainLabels(text)) return `x509: cannot parse dnsName ${goQuote(text)}`;
-        problem = checkConstraints(ca, 'DNS name', text, text, matchDomain, n.permittedDns, n.excludedDns, (x) => x);
+        problem = checkConstraints('DNS name', text, text, matchDomain, n.permittedDns, n.excludedDns, (x) => x);
       } else if (san.type === 'URI') {
         const text = san.value as string;
         const u = parseGoUrl(text);
         if ('error' in u) return `x509: internal error: URI SAN ${goQuote(text)} failed to parse`;
-        problem = checkConstraints(ca, 'URI', text, text, (t: string, con: string) => matchUri(t, u.host, con), n.permittedUris, n.excludedUris, (x) => x);
+        problem = checkConstraints('URI', text, text, (t: string, con: string) => matchUri(t, u.host, con), n.permittedUris, n.excludedUris, (x) => x);
       } else {
         const ip = san.value as Buffer;
-        problem = checkConstraints(ca, 'IP address', formatIp(ip), ip, matchIp, n.permittedIps, n.excludedIps, ipNetString);
+        problem = checkConstraints('IP address', formatIp(ip), ip, matchIp, n.permittedIps, n.excludedIps, ipNetString);
       }
       if (problem) return problem;
     }
@@ -232,6 +231,33 @@ export function certPool(certs: readonly GoCertificate[]): CertPool {
       const one = (c: GoCertificate) => (!c.subjectKeyId?.length) !== (!child.authorityKeyId?.length);
       return [...byName.filter(kid), ...byName.filter((c) => !kid(c) && one(c)), ...byName.filter((c) => !kid(c) && !one(c))];
     },
+  };
+}
+
+/**
+ * A CertPool over many certificates (Node's roots) that parses a member only when a chain asks for a
+ * parent with its subject: indexing reads the subject bytes alone. Members Go cannot parse are left
+ * out when they are met, as AppendCertsFromPEM leaves them out.
+ */
+export function lazyCertPool(ders: readonly Buffer[]): CertPool {
+  const bySubject = new Map<string, Buffer[]>();
+  for (const der of ders) {
+    const subject = rawSubjectOf(der);
+    if (!subject) continue;
+    const key = subject.toString('latin1');
+    bySubject.set(key, [...(bySubject.get(key) ?? []), der]);
+  }
+  const parsed = (list: readonly Buffer[]): GoCertificate[] =>
+    list.flatMap((der) => {
+      try {
+        return [parseCertificate(der)];
+      } catch {
+        return [];
+      }
+    });
+  return {
+    find: (child) => certPool(parsed(bySubject.get(child.rawIssuer.toString('latin1')) ?? [])).find(child),
+    contains: (c) => parsed(bySubject.get(c.rawSubject.toString('latin1')) ?? []).some((m) => m.raw.equals(c.raw)),
   };
 }
 

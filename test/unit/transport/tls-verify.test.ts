@@ -19,7 +19,7 @@ import { toConnectionError } from '../../../src/transport/errors.js';
 import { createDialer, DEFAULT_TIMEOUTS } from '../../../src/transport/dial.js';
 import { caBundleProblem, readCaBundle } from '../../../src/transport/go-pem.js';
 import { parseCertificate } from '../../../src/transport/x509-parse.js';
-import { certPool, verifyServer } from '../../../src/transport/x509-verify.js';
+import { certPool, lazyCertPool, verifyServer } from '../../../src/transport/x509-verify.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -201,6 +201,18 @@ describe('TLS verification against the kubeconfig CA', () => {
     assert.equal(check([issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], unknownExt: 'critical' })], [root])?.message, 'unhandled critical extension');
     assert.equal(check([issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], unknownExt: 'non-critical' })], [root]), undefined);
     assert.match(check([issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], badDate: true })], [root])?.message ?? '', /failed to parse certificate from server: x509: malformed UTCTime/);
+  });
+
+  test('lazyCertPool (Node\'s roots, parsed when asked for) finds what certPool finds; what Go cannot parse is left out', () => {
+    const der = (i: Issued) => Buffer.from(new X509Certificate(i.pem).raw);
+    const leaf = parseCertificate(der(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] })));
+    const garbage = Buffer.from('3003020101', 'hex');
+    const lazy = lazyCertPool([garbage, der(other), der(root)]);
+    const eager = certPool([parseCertificate(der(other)), parseCertificate(der(root))]);
+    assert.deepEqual(lazy.find(leaf).map((c) => c.raw), eager.find(leaf).map((c) => c.raw));
+    assert.equal(lazy.find(leaf).length, 1);
+    assert.equal(lazy.contains(parseCertificate(der(root))), true);
+    assert.equal(lazy.contains(leaf), false);
   });
 
   test('readCaBundle: Go\'s AppendCertsFromPEM (garbage and undecodable blocks skipped, never the whole bundle)', () => {
