@@ -14,8 +14,8 @@
  * compare the two in filters. JSON.parse cannot tell `8.0` from `8`, so here every integral
  * number below 2^63 counts as an int.
  */
-import { KdynError } from '../../core/errors.js';
-import { formatGoFloat, goJSON, sortGoKeys } from '../json.js';
+import { KdynError } from '../core/errors.js';
+import { formatGoFloat, goJSON, sortGoKeys } from '../core/go-json.js';
 import { parseTemplate, JSONPathSyntaxError, type JPList, type JPNode } from './parse.js';
 
 export interface JSONPathOptions {
