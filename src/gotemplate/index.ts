@@ -1,5 +1,5 @@
 /**
- * kubectl's go-template printer (`-o go-template=...`, `go-template-file=`, `template=`,
+ * kubectl's go-template engine (`-o go-template=...`, `go-template-file=`, `template=`,
  * `templatefile=`): Go's text/template with kubectl's `exists` and `base64decode`, run once over the
  * object or kubectl's List wrapper. On an execution error kubectl writes the output so far and a
  * debugging dump to stdout, then fails with `error executing template "...": ...`; so does this.

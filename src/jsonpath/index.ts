@@ -1,6 +1,7 @@
 /**
  * kubectl's JSONPath templates (`-o jsonpath=...`, `-o jsonpath-file=...`, `--sort-by`,
- * custom-columns cells), evaluated as k8s.io/client-go/util/jsonpath does over unstructured JSON.
+ * custom-columns cells, `watch --for=jsonpath=`), evaluated as k8s.io/client-go/util/jsonpath does
+ * over unstructured JSON.
  *
  *   const t = compileJSONPath('{range .items[*]}{.metadata.name}{"\n"}{end}');
  *   process.stdout.write(t.execute(list));
