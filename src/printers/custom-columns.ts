@@ -11,7 +11,7 @@
  */
 import { KdynError } from '../core/errors.js';
 import { formatColumns } from './columns.js';
-import { compileJSONPath, formatGoValue, JSONPathError, relaxedJSONPathExpression, type JSONPathTemplate } from './jsonpath/index.js';
+import { compileJSONPath, formatGoValue, JSONPathError, relaxedJSONPathExpression, type JSONPathTemplate } from '../jsonpath/index.js';
 
 export interface CustomColumn {
   header: string;

@@ -7,7 +7,7 @@
 import { KdynError } from '../core/errors.js';
 import type { Table, TableRow } from '../core/table.js';
 import type { Unstructured } from '../core/unstructured.js';
-import { compileJSONPath, relaxedJSONPathExpression, type JSONPathTemplate } from './jsonpath/index.js';
+import { compileJSONPath, relaxedJSONPathExpression, type JSONPathTemplate } from '../jsonpath/index.js';
 
 export class SortError extends KdynError {}
 

@@ -1,7 +1,7 @@
 /**
  * The template half of `-o`: kubectl's `--template` flag, reading `-o jsonpath-file=`,
  * `go-template-file=` and `custom-columns-file=`, and compiling a JSONPath, Go template or
- * custom-columns spec once for the whole run. The engines (./jsonpath/, ./go-template/,
+ * custom-columns spec once for the whole run. The engines (src/jsonpath/, src/gotemplate/,
  * ./custom-columns.ts) are imported only when their format is used.
  */
 import { readFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import type { IO } from '../core/io.js';
 import { KdynError, UsageError } from '../core/errors.js';
 import { pathError } from '../core/fs-errors.js';
 import type { CustomColumn } from './custom-columns.js';
-import type { JSONPathTemplate } from './jsonpath/index.js';
+import type { JSONPathTemplate } from '../jsonpath/index.js';
 import type { OutputFormat } from './index.js';
 
 export type TemplateFormat = Extract<OutputFormat, { type: 'jsonpath' | 'go-template' | 'custom-columns' }>;
@@ -67,12 +67,12 @@ export async function asUsageError<T>(fn: () => Promise<T>): Promise<T> {
  */
 export async function compileTemplate(format: TemplateFormat, text: string, allowMissingKeys: boolean): Promise<CompiledTemplate> {
   if (format.type === 'jsonpath') {
-    const { compileJSONPath } = await import('./jsonpath/index.js');
+    const { compileJSONPath } = await import('../jsonpath/index.js');
     const t = compileJSONPath(text, { allowMissingKeys });
     return { type: 'value', run: format.asJSON ? (data) => t.executeAsJSON(data) : (data) => t.execute(data) };
   }
   if (format.type === 'go-template') {
-    const { compileGoTemplate } = await import('./go-template/index.js');
+    const { compileGoTemplate } = await import('../gotemplate/index.js');
     const t = compileGoTemplate(text, { allowMissingKeys });
     return { type: 'value', run: (data) => t.execute(data) };
   }

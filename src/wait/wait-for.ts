@@ -15,8 +15,8 @@
  */
 import { UsageError } from '../core/errors.js';
 import type { Unstructured } from '../core/unstructured.js';
-import { evaluatePath, formatGoValue } from '../printers/jsonpath/index.js';
-import { objectName, type GroupKind } from '../printers/name.js';
+import { evaluatePath, formatGoValue } from '../jsonpath/index.js';
+import { objectName, type GroupKind } from '../core/object-name.js';
 import { findCondition, hasCondition } from './conditions.js';
 
 /** Every `--for` given; `delete` cannot be combined with another condition (it never could hold). */

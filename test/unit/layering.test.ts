@@ -2,10 +2,11 @@
  * The layering of src/, stated once: which folder may import which. Every relative import of every
  * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
  *
- *   core ← kubeconfig, printers, startup, workqueue ← transport, wait ← discovery, dynamic ← restmapper,
- *        watch, openapi ← apply, informer, live ← fleet, typegen ← (root: index.ts, connect.ts, the
- *        composition root) ← cli
- * (wait reads JSONPath from printers; startup is the process tuning only the CLI uses; informer and
+ *   core ← jsonpath, gotemplate ← kubeconfig, printers, startup, workqueue ← transport, wait ← discovery,
+ *        dynamic ← restmapper, watch, openapi ← apply, informer, live ← fleet, typegen ← (root: index.ts,
+ *        connect.ts, the composition root) ← cli
+ * (jsonpath and gotemplate are the template engines, leaves that know only core: printers use both,
+ * wait reads JSONPath; startup is the process tuning only the CLI uses; informer and
  * workqueue are the library's controller machinery; live is the watch's full-screen view; fleet fans
  * one context's work out over several; typegen makes TypeScript from openapi's schemas.)
  *
@@ -26,6 +27,7 @@ const ROOT = '(root)';
 /** Bottom to top: a layer may import only from layers below it. */
 const LAYERS: readonly (readonly string[])[] = [
   ['core'],
+  ['jsonpath', 'gotemplate'],
   ['kubeconfig', 'printers', 'startup', 'workqueue'],
   ['transport', 'wait'],
   ['discovery', 'dynamic'],
@@ -39,9 +41,12 @@ const LAYERS: readonly (readonly string[])[] = [
 /** What each folder may import (besides itself). */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   core: [],
+  // The template engines (Go's text/template, client-go's JSONPath): leaves just above core.
+  jsonpath: ['core'],
+  gotemplate: ['core'],
   kubeconfig: ['core'],
-  wait: ['core', 'printers'],
-  printers: ['core'],
+  wait: ['core', 'jsonpath'],
+  printers: ['core', 'jsonpath', 'gotemplate'],
   startup: ['core'],
   workqueue: ['core'],
   transport: ['core', 'kubeconfig'],

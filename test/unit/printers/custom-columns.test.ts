@@ -8,7 +8,7 @@ import {
   parseCustomColumnsSpec,
   parseCustomColumnsTemplate,
 } from '../../../src/printers/custom-columns.js';
-import { hasKubectl, KubectlOracle } from './kubectl-oracle.js';
+import { hasKubectl, KubectlOracle } from '../../support/kubectl-oracle.js';
 
 const ITEMS = [
   {

@@ -5,7 +5,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { toYAML, toYAMLDocuments, resolvesToNonString, yamlV2KeyLess } from '../../../src/printers/yaml.js';
 import { toJSON, goJSON, quoteGoJSON } from '../../../src/printers/json.js';
-import { hasKubectl, KubectlOracle } from './kubectl-oracle.js';
+import { hasKubectl, KubectlOracle } from '../../support/kubectl-oracle.js';
 
 // Values kdyn renders exactly as kubectl.
 const AWKWARD = [

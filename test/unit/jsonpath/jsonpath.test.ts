@@ -2,7 +2,7 @@
 // with client-go's expected output (the data is unstructured JSON, as kubectl passes it).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileJSONPath, evaluatePath, formatGoValue, JSONPathError, relaxedJSONPathExpression } from '../../../../src/printers/jsonpath/index.js';
+import { compileJSONPath, evaluatePath, formatGoValue, JSONPathError, relaxedJSONPathExpression } from '../../../src/jsonpath/index.js';
 
 const types = {
   bools: [true, false, true, false],

@@ -4,8 +4,8 @@
 // not on PATH.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileGoTemplate, GoTemplateError } from '../../../../src/printers/go-template/index.js';
-import { hasKubectl, KubectlOracle } from '../kubectl-oracle.js';
+import { compileGoTemplate, GoTemplateError } from '../../../src/gotemplate/index.js';
+import { hasKubectl, KubectlOracle } from '../../support/kubectl-oracle.js';
 
 const OBJECT = {
   apiVersion: 'example.com/v1',

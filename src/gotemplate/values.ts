@@ -10,9 +10,8 @@
  *
  * JSON.parse cannot tell `8.0` from `8`: every integral number below 2^63 counts as an int64.
  */
-import { formatGoFloat } from '../json.js';
+import { formatGoFloat, sortGoKeys } from '../core/go-json.js';
 import { goQuote, isGoPrint } from './parse.js';
-import { sortGoKeys } from '../json.js';
 
 export type NumType = 'int' | 'int64' | 'float64' | 'uint8';
 

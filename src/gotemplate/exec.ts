@@ -6,7 +6,7 @@
  */
 import { FUNCS, FuncError, type GoFunc, type Param } from './funcs.js';
 import { goQuote, nodeString, type ArgNode, type CommandNode, type ControlNode, type ListNode, type Node, type NumberNode, type PipeNode, type ParsedTemplate } from './parse.js';
-import { sortGoKeys } from '../json.js';
+import { sortGoKeys } from '../core/go-json.js';
 import { fromJSON, GoNum, Iface, indirectInterface, isMap, isTrue, formatV, typeName, type Value } from './values.js';
 
 /** An execution failure: `message` is Go's text, `output` what was written before it. */

@@ -1,6 +1,7 @@
 /**
  * kubectl's JSONPath templates (`-o jsonpath=...`, `-o jsonpath-file=...`, `--sort-by`,
- * custom-columns cells), evaluated as k8s.io/client-go/util/jsonpath does over unstructured JSON.
+ * custom-columns cells, `watch --for=jsonpath=`), evaluated as k8s.io/client-go/util/jsonpath does
+ * over unstructured JSON.
  *
  *   const t = compileJSONPath('{range .items[*]}{.metadata.name}{"\n"}{end}');
  *   process.stdout.write(t.execute(list));
@@ -14,8 +15,8 @@
  * compare the two in filters. JSON.parse cannot tell `8.0` from `8`, so here every integral
  * number below 2^63 counts as an int.
  */
-import { KdynError } from '../../core/errors.js';
-import { formatGoFloat, goJSON, sortGoKeys } from '../json.js';
+import { KdynError } from '../core/errors.js';
+import { formatGoFloat, goJSON, sortGoKeys } from '../core/go-json.js';
 import { parseTemplate, JSONPathSyntaxError, type JPList, type JPNode } from './parse.js';
 
 export interface JSONPathOptions {

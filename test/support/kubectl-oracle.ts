@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export { hasKubectl } from '../../support/cli.js';
+export { hasKubectl } from './cli.js';
 
 export interface KubectlResult {
   status: number;

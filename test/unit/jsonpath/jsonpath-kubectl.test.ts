@@ -2,8 +2,8 @@
 // -o jsonpath=...`, which needs no server). Skipped when kubectl is not on PATH.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileJSONPath, JSONPathError } from '../../../../src/printers/jsonpath/index.js';
-import { hasKubectl, KubectlOracle } from '../kubectl-oracle.js';
+import { compileJSONPath, JSONPathError } from '../../../src/jsonpath/index.js';
+import { hasKubectl, KubectlOracle } from '../../support/kubectl-oracle.js';
 
 const OBJECT = {
   apiVersion: 'example.com/v1',

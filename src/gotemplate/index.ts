@@ -1,5 +1,5 @@
 /**
- * kubectl's go-template printer (`-o go-template=...`, `go-template-file=`, `template=`,
+ * kubectl's go-template engine (`-o go-template=...`, `go-template-file=`, `template=`,
  * `templatefile=`): Go's text/template with kubectl's `exists` and `base64decode`, run once over the
  * object or kubectl's List wrapper. On an execution error kubectl writes the output so far and a
  * debugging dump to stdout, then fails with `error executing template "...": ...`; so does this.
@@ -10,11 +10,11 @@
  * The engine lives beside it in this folder: lex.ts, parse.ts, exec.ts,
  * funcs.ts and values.ts; this module is imported only when the format is used.
  */
-import { KdynError } from '../../core/errors.js';
+import { KdynError } from '../core/errors.js';
 import { executeGoTemplate, FUNC_NAMES, TemplateExecError } from './exec.js';
 import { goQuote, parseGoTemplate, TemplateParseError, type ParsedTemplate } from './parse.js';
 import { formatV } from './values.js';
-import { goJSON } from '../json.js';
+import { goJSON } from '../core/go-json.js';
 
 /** A template that does not parse, or fails on the data; `output` is what kubectl writes to stdout first. */
 export class GoTemplateError extends KdynError {
