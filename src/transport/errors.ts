@@ -27,38 +27,41 @@ const X509_REASONS: Record<string, string> = {
   EE_KEY_TOO_SMALL: 'cannot verify signature: the key is too small',
 };
 
-/** TLS alerts the server sent (OpenSSL's names) -> Go's crypto/tls alert text (`remote error: tls: ...`). */
-const GO_ALERTS: Record<string, string> = {
-  CLOSE_NOTIFY: 'close notify',
-  UNEXPECTED_MESSAGE: 'unexpected message',
-  BAD_RECORD_MAC: 'bad record MAC',
-  DECRYPTION_FAILED: 'decryption failed',
-  RECORD_OVERFLOW: 'record overflow',
-  DECOMPRESSION_FAILURE: 'decompression failure',
-  HANDSHAKE_FAILURE: 'handshake failure',
-  BAD_CERTIFICATE: 'bad certificate',
-  UNSUPPORTED_CERTIFICATE: 'unsupported certificate',
-  CERTIFICATE_REVOKED: 'revoked certificate',
-  CERTIFICATE_EXPIRED: 'expired certificate',
-  CERTIFICATE_UNKNOWN: 'unknown certificate',
-  ILLEGAL_PARAMETER: 'illegal parameter',
-  UNKNOWN_CA: 'unknown certificate authority',
-  ACCESS_DENIED: 'access denied',
-  DECODE_ERROR: 'error decoding message',
-  DECRYPT_ERROR: 'error decrypting message',
-  PROTOCOL_VERSION: 'protocol version not supported',
-  INSUFFICIENT_SECURITY: 'insufficient security level',
-  INTERNAL_ERROR: 'internal error',
-  INAPPROPRIATE_FALLBACK: 'inappropriate fallback',
-  USER_CANCELLED: 'user canceled',
-  NO_RENEGOTIATION: 'no renegotiation',
-  MISSING_EXTENSION: 'missing extension',
-  UNSUPPORTED_EXTENSION: 'unsupported extension',
-  UNRECOGNIZED_NAME: 'unrecognized name',
-  BAD_CERTIFICATE_STATUS_RESPONSE: 'bad certificate status response',
-  UNKNOWN_PSK_IDENTITY: 'unknown PSK identity',
-  CERTIFICATE_REQUIRED: 'certificate required',
-  NO_APPLICATION_PROTOCOL: 'no application protocol',
+/** TLS alerts the server sent, by number (OpenSSL's `SSL alert number N`) -> Go's crypto/tls text (`remote error: tls: ...`). */
+const GO_ALERTS: Record<number, string> = {
+  0: 'close notify',
+  10: 'unexpected message',
+  20: 'bad record MAC',
+  21: 'decryption failed',
+  22: 'record overflow',
+  30: 'decompression failure',
+  40: 'handshake failure',
+  42: 'bad certificate',
+  43: 'unsupported certificate',
+  44: 'revoked certificate',
+  45: 'expired certificate',
+  46: 'unknown certificate',
+  47: 'illegal parameter',
+  48: 'unknown certificate authority',
+  49: 'access denied',
+  50: 'error decoding message',
+  51: 'error decrypting message',
+  60: 'export restriction',
+  70: 'protocol version not supported',
+  71: 'insufficient security level',
+  80: 'internal error',
+  86: 'inappropriate fallback',
+  90: 'user canceled',
+  100: 'no renegotiation',
+  109: 'missing extension',
+  110: 'unsupported extension',
+  111: 'certificate unobtainable',
+  112: 'unrecognized name',
+  113: 'bad certificate status response',
+  114: 'bad certificate hash value',
+  115: 'unknown PSK identity',
+  116: 'certificate required',
+  120: 'no application protocol',
 };
 
 /** Errors after which an idempotent request may be sent again. */
@@ -158,8 +161,9 @@ function classify(e: unknown, host: string, what: string): KdynError {
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(msg)) {
     return unable('http: server gave HTTP response to HTTPS client');
   }
-  const alert = /^ERR_SSL_(?:SSLV3|TLSV1|TLSV13)_ALERT_([A-Z0-9_]+)$/.exec(code);
-  if (alert) return unable(`remote error: tls: ${GO_ALERTS[alert[1]!] ?? alert[1]!.toLowerCase().replace(/_/g, ' ')}`);
+  // An alert the server sent (OpenSSL 3.0 names it SSLV3_/TLSV1_ALERT_..., 3.5 SSL/TLS_ALERT_...).
+  const alert = /SSL alert number (\d+)/.exec(String(err?.message ?? ''));
+  if (alert && /_ALERT_/.test(code)) return unable(`remote error: tls: ${GO_ALERTS[Number(alert[1])] ?? `alert(${alert[1]})`}`);
   if (code.startsWith('ERR_SSL_') || code === 'EPROTO') return unable(`tls: ${msg.replace(/^.*?:error:[0-9A-F]+:/i, '').replace(/^.*?routines:[^:]*:/i, '').replace(/:\.\.\/deps\/openssl\/.*$/, '')}`);
   // A verification result of OpenSSL's that Go's rules had accepted (kdyn requires both): worded as an x509 error.
   if ((err as { openSslVerify?: boolean }).openSslVerify) return unable(`tls: failed to verify certificate: x509: ${msg}`);

@@ -467,7 +467,10 @@ describe("issue 33: messages in Go's words", () => {
   test('a result only OpenSSL refuses (Go accepts) is worded as an x509 error, never as OpenSSL text', () => {
     const e = Object.assign(new Error('RFC 3779 resource not subset of parent\'s resources'), { code: 'UNNESTED_RESOURCE', openSslVerify: true });
     assert.equal(toConnectionError(e, '127.0.0.1:1', 'GET /version').message, "Unable to connect to the server: tls: failed to verify certificate: x509: RFC 3779 resource not subset of parent's resources");
-    const raw = Object.assign(new Error('C0A7B2F1:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure:../deps/openssl/openssl/ssl/record/rec_layer_s3.c:1605:SSL alert number 40'), { code: 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' });
-    assert.equal(toConnectionError(raw, '127.0.0.1:1', 'GET /version').message, 'Unable to connect to the server: remote error: tls: handshake failure');
+    // OpenSSL 3.0 (Node 20) and 3.5 (Node 22, 24) word and code the same alert differently.
+    const raw30 = Object.assign(new Error('C0A7B2F1:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure:../deps/openssl/openssl/ssl/record/rec_layer_s3.c:1605:SSL alert number 40'), { code: 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' });
+    assert.equal(toConnectionError(raw30, '127.0.0.1:1', 'GET /version').message, 'Unable to connect to the server: remote error: tls: handshake failure');
+    const raw35 = Object.assign(new Error('40CDA23C1B7F0000:error:0A000410:SSL routines:ssl3_read_bytes:ssl/tls alert bad certificate:../deps/openssl/openssl/ssl/record/rec_layer_s3.c:918:SSL alert number 42'), { code: 'ERR_SSL_SSL/TLS_ALERT_BAD_CERTIFICATE' });
+    assert.equal(toConnectionError(raw35, '127.0.0.1:1', 'GET /version').message, 'Unable to connect to the server: remote error: tls: bad certificate');
   });
 });
