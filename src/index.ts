@@ -32,6 +32,9 @@ export type {
   UpdateOptions,
   PatchOptions,
   PatchType,
+  PatchOf,
+  PatchBody,
+  JsonPatchOperation,
   DeleteOptions,
   WatchRequestOptions,
 } from './dynamic/types.js';
