@@ -1,7 +1,8 @@
 /**
  * The live view: `kdyn watch` on a terminal keeps one table of the current objects up to date in
- * place (./rows.ts; AGE counting up: ./age.ts), under a header line (the context, the namespaces, the
- * objects per kind, the connection state: ./status.ts), drawn on the alternate screen with the smallest update per frame (./frame.ts).
+ * place (./rows.ts; AGE counting up: ./age.ts), under a header line (the context, the namespaces,
+ * the objects per kind, the connection state: ./status.ts), drawn on the alternate screen with the
+ * smallest update per frame (./frame.ts).
  *
  * Frames: a change asks for one at the next turn of the event loop, and at most one per
  * `minFrameMs` (100 ms: at most ~10 redraws a second under a storm of events); marks and deleted
@@ -193,7 +194,8 @@ export class LiveView {
     this.dirtySince = undefined;
     this.initialPending = false;
     this.lastFrameAt = now;
-    // The next frame that time alone brings: a mark or deleted row due, the countdown's next second, an AGE's next step.
+    // The next frame that time alone brings: a mark or deleted row due, the countdown's next second,
+    // an AGE's next step.
     let due = this.rows.nextExpiry();
     if (this.conn.counting) due = Math.min(due ?? Infinity, now + 1000 - (now % 1000));
     const age = this.rows.nextAgeChange();
