@@ -1,41 +1,16 @@
 /**
  * `npm run demo`: starts the local API server (TLS, demo seed), points a temporary kubeconfig at it,
- * and runs each kdyn command that exists, with a `$ kdyn ...` heading, as a user would in a shell
- * (HOME and the discovery cache in a temp dir). Exits 1 if any command fails.
- *
- * To add a step (each new command adds its own), append to STEPS.
+ * and runs each kdyn command (./demo-steps.ts), with a `$ kdyn ...` heading, as a user would in a
+ * shell (HOME, the discovery cache and the steps' files in a temp dir). Exits 1 if any command fails.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalServer, type ServerHandle } from '../bench/server.js';
 import { KDYN_BIN, ROOT } from '../bench/tools.js';
 
-interface Step {
-  args: string[];
-  /** One line shown above the command. */
-  note?: string;
-}
-
-const GROUP = 'demo.kdyn.dev';
-
-const STEPS: Step[] = [
-  { args: ['version'], note: 'client and server versions' },
-  { args: ['api-resources', '--api-group', GROUP, '-o', 'wide'], note: 'the demo CRDs as discovery reports them' },
-  { args: ['api-resources', '--namespaced=false', '--sort-by=name'] },
-  { args: ['get', 'namespaces'] },
-  { args: ['get', 'rockets', '-A'], note: "a custom resource: columns come from the CRD's printer columns" },
-  { args: ['get', 'rkt', '-n', 'demo', '-o', 'wide'], note: 'by short name; -o wide adds the priority-1 column' },
-  { args: ['get', 'fleet', '-A'], note: 'a category of its own' },
-  { args: ['get', 'launchpads', '-o', 'name'] },
-  { args: ['get', 'rocket/falcon', '-n', 'demo', '-o', 'yaml'] },
-  { args: ['get', 'configmaps', '-n', 'demo', '-o', 'yaml'] },
-  { args: ['get', 'pods,services', '-n', 'demo'], note: 'several types at once' },
-  { args: ['get', 'rockets', '-A', '-l', 'tier=heavy', '-o', 'custom-columns=NAME:.metadata.name,NAMESPACE:.metadata.namespace,PAD:.spec.launchPad'] },
-  { args: ['get', 'rockets', '-A', '-o', 'jsonpath={range .items[*]}{.metadata.name}{"\\t"}{.spec.stage}{"\\n"}{end}'] },
-  { args: ['get', 'rockets', '-A', '-o', 'jsonl'], note: 'one JSON object per line, for jq' },
-];
+import { DEMO_FILES, STEPS } from './demo-steps.js';
 
 function shellQuote(a: string): string {
   return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
@@ -58,10 +33,16 @@ async function main(): Promise<number> {
     process.stdout.write(`# local API server at ${server.url} (TLS, demo seed); KUBECONFIG=${kubeconfig}\n`);
     const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, KUBECONFIG: kubeconfig };
     if (process.env.TERM) env.TERM = process.env.TERM;
+    for (const [name, text] of Object.entries(DEMO_FILES)) writeFileSync(join(home, name), text);
     for (const step of STEPS) {
       process.stdout.write(`\n$ kdyn ${step.args.map(shellQuote).join(' ')}\n`);
       if (step.note) process.stdout.write(`# ${step.note}\n`);
-      const r = spawnSync(process.execPath, [KDYN_BIN, ...step.args], { env, cwd: home, stdio: 'inherit', timeout: 60_000 });
+      // A long output (a completion script) is shown by its first lines.
+      const r = spawnSync(process.execPath, [KDYN_BIN, ...step.args], { env, cwd: home, stdio: step.headLines ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8', timeout: 60_000 });
+      if (step.headLines) {
+        const lines = (r.stdout ?? '').split('\n');
+        process.stdout.write(`${lines.slice(0, step.headLines).join('\n')}\n# ... ${lines.length - step.headLines} more lines\n`);
+      }
       ran++;
       if (r.status !== 0) {
         failed++;

@@ -1,7 +1,10 @@
 /**
  * kdyn as a library: query any Kubernetes resource, built-in or custom, without generated types.
  * Only composes and re-exports; see docs/library.md.
+ * The declarations name Node's types (Buffer, node:net, NodeJS): the reference below brings them,
+ * from the @types/node that package.json depends on, into a project that has not installed them.
  */
+/// <reference types="node" preserve="true" />
 
 // Connecting: kubeconfig -> transport -> cached discovery -> RESTMapper -> dynamic client.
 export { connect, type ConnectOptions, type Connection } from './connect.js';
@@ -32,6 +35,9 @@ export type {
   UpdateOptions,
   PatchOptions,
   PatchType,
+  PatchOf,
+  PatchBody,
+  JsonPatchOperation,
   DeleteOptions,
   WatchRequestOptions,
 } from './dynamic/types.js';

@@ -291,7 +291,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'Generate TypeScript declarations for resource types from the server\'s OpenAPI v3 (or from CRD files)',
     description:
       'Generate TypeScript declarations for resource types, from the OpenAPI v3 document the server publishes for the version each name resolves to ' +
-      '(built-in and custom resources alike), or from CustomResourceDefinition manifests with -f (no server). Each kind is an interface named after it, ' +
+      '(built-in and custom resources alike; several types as separate arguments or a comma list, as get takes them), or from CustomResourceDefinition manifests with -f (no server). Each kind is an interface named after it, ' +
       'with apiVersion and kind as literal types, metadata as kdyn\'s ObjectMeta, JSDoc from the descriptions, required fields, enums as unions, ' +
       'int-or-string as number | string, preserved unknown fields as open records, and nested named types. The output is deterministic. ' +
       'With --output-dir: one file per group-version and an index.ts exporting KindMap and kinds (typed handles for the library). ' +

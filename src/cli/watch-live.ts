@@ -71,18 +71,21 @@ export interface LiveSetup {
   withNamespace: boolean;
   withKind: boolean;
   context?: string;
+  /** The header's namespaces (namespacesLabel). */
+  namespaces?: string;
   clock: Clock;
   /** `q` (quit) or Ctrl-C (interrupt). */
   onQuit: (how: 'quit' | 'interrupt') => void;
 }
 
-type ViewSetup = Pick<LiveSetup, 'opts' | 'withNamespace' | 'withKind' | 'context' | 'clock' | 'onQuit'> & { sources: readonly string[]; contexts?: readonly string[] };
+type ViewSetup = Pick<LiveSetup, 'opts' | 'withNamespace' | 'withKind' | 'context' | 'namespaces' | 'clock' | 'onQuit'> & { sources: readonly string[]; contexts?: readonly string[] };
 
 async function openView(s: ViewSetup, io: IO): Promise<LiveView> {
   return new LiveView({
     screen: await io.openScreen!(LEAVE),
     clock: s.clock,
     context: s.context,
+    namespaces: s.namespaces,
     sources: s.sources,
     contexts: s.contexts,
     onQuit: s.onQuit,
@@ -94,6 +97,16 @@ async function openView(s: ViewSetup, io: IO): Promise<LiveView> {
     sorter: s.opts.sortBy ? createSorter(s.opts.sortBy) : undefined,
     styles: io.env.NO_COLOR === undefined || io.env.NO_COLOR === '',
   });
+}
+
+/**
+ * The header's namespaces: `all namespaces` (-A), `namespace demo`, `namespaces a, b`, or each
+ * context's own (a fleet without -n).
+ */
+export function namespacesLabel(allNamespaces: boolean, namespaces: readonly string[] | undefined): string {
+  if (allNamespaces) return 'all namespaces';
+  if (!namespaces || namespaces.length === 0) return "each context's namespace";
+  return namespaces.length === 1 ? `namespace ${namespaces[0]}` : `namespaces ${namespaces.join(', ')}`;
 }
 
 /** Testing hook (README "Testing hooks"): the view's frame statistics, for the benchmark. */

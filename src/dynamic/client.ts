@@ -26,6 +26,8 @@ import {
   type GetOptions,
   type ListOptions,
   type PatchOptions,
+  type PatchBody,
+  type PatchOf,
   type PatchType,
   type RequestBaseOptions,
   type TableOptions,
@@ -194,9 +196,10 @@ export class ResourceClient<T extends object = Unstructured> {
   /**
    * PATCH with `type`: `merge` (RFC 7386), `json` (RFC 6902), `strategic` (built-ins only), or
    * `apply` (server-side apply: needs `fieldManager`; `force` takes over conflicting fields).
-   * `body` is sent as is when a string, else as JSON.
+   * `body` is sent as is when a string, else as JSON; as an object it is typed: a patch of `T` (any
+   * part of it, `null` to remove a field: `PatchOf<T>`), or for `json` a list of RFC 6902 operations.
    */
-  async patch(name: string, body: unknown, type: PatchType, opts: PatchOptions = {}): Promise<T> {
+  async patch<P extends PatchType>(name: string, body: PatchBody<T, P>, type: P, opts: PatchOptions = {}): Promise<T> {
     const contentType = PATCH_CONTENT_TYPES[type];
     if (!contentType) throw new KdynError(`patch ${this.describe()}: unknown patch type ${JSON.stringify(type)}`);
     const path = this.objectPath('patch', name, opts.subresource);
@@ -211,7 +214,7 @@ export class ResourceClient<T extends object = Unstructured> {
   async apply(obj: T, opts: PatchOptions = {}): Promise<T> {
     const name = (obj as Unstructured).metadata?.name;
     if (!name) throw new KdynError(`apply ${this.describe()}: the object has no metadata.name`);
-    return this.patch(name, obj, 'apply', { ...opts, fieldManager: opts.fieldManager ?? 'kdyn' });
+    return this.patch(name, obj as PatchOf<T>, 'apply', { ...opts, fieldManager: opts.fieldManager ?? 'kdyn' });
   }
 
   /**

@@ -70,6 +70,22 @@ export interface PatchOptions extends WriteOptions {
 /** merge: RFC 7386; json: RFC 6902; strategic: Kubernetes strategic merge; apply: server-side apply. */
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
+/**
+ * A merge, strategic-merge or server-side-apply patch of `T`: any part of it, at any depth (arrays
+ * of patches of their items: strategic merge and apply merge lists by key), and `null` where a field
+ * is removed (RFC 7386). For `Unstructured`, anything goes.
+ */
+export type PatchOf<T> = T extends readonly (infer E)[] ? ReadonlyArray<PatchOf<E>> : T extends object ? { [K in keyof T]?: PatchOf<T[K]> | null } : T;
+
+/** One RFC 6902 operation of a JSON patch (`path` and `from` are JSON pointers). */
+export type JsonPatchOperation =
+  | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
+  | { op: 'remove'; path: string }
+  | { op: 'move' | 'copy'; from: string; path: string };
+
+/** The body of a patch of type `P` on a `T`: its JSON text as is, or the patch as an object (a JSON patch: its operations). */
+export type PatchBody<T, P extends PatchType> = string | (P extends 'json' ? readonly JsonPatchOperation[] : PatchOf<T>);
+
 export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
   merge: 'application/merge-patch+json',
   json: 'application/json-patch+json',

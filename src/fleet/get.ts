@@ -7,7 +7,8 @@
  * - custom-columns: one table over every context, CONTEXT then the user's columns (./custom-columns.ts);
  * - object formats: each context's output is produced on its own and written in the contexts'
  *   order as soon as every earlier context is done (./fanout.ts), so memory stays that of the
- *   objects printed, not of the number of clusters.
+ *   objects printed, not of the number of clusters; `-o name` and `-o jsonl`, whose every line names
+ *   its context, as soon as that context is done, whatever the others do.
  * Per context, names are mapped as a single-context get maps them: a name missing from a cached
  * discovery refetches it once (the context's DeferredRESTMapper), and a collection that is gone
  * (a 404 on it: its CRD was deleted) refreshes that context's mapping and lists again
@@ -227,6 +228,12 @@ async function oneContext(m: Member, context: string, o: FleetGetOptions, shared
   if (columns) {
     out.columns = columns.rows(context);
     if (columns.failure !== undefined) out.errors.push(columns.failure);
+  }
+  // -o name and -o jsonl: each line names its context, so a context's lines go out as soon as it is
+  // done, not after the contexts before it (one that hangs would hold every other back).
+  if (label !== undefined && (o.output.format.type === 'name' || o.output.format.type === 'jsonl')) {
+    o.stdout.write(out.text);
+    out.text = '';
   }
   return out;
 }

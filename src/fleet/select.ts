@@ -7,6 +7,7 @@
  * Pure: the merged kubeconfig comes from ../kubeconfig/merge.ts.
  */
 import { ConfigError, UsageError } from '../core/errors.js';
+import { naturalCompare } from '../core/natural.js';
 
 export type ContextSelector =
   /** kubectl's: the named context, or the current one when undefined. */
@@ -35,12 +36,12 @@ export function isFleet(context: unknown, allContexts: unknown): boolean {
 
 /**
  * The contexts a fleet selector names, each once: names in the order given, a glob's matches sorted,
- * `all` every context sorted. A name that does not exist or a glob that matches nothing is an error
+ * `all` every context sorted, in natural order (`f1, f2, f10`). A name that does not exist or a glob that matches nothing is an error
  * naming it (`where`: the kubeconfig files, for the message), so a typo never shrinks a fleet silently.
  */
 export function selectContexts(selector: Extract<ContextSelector, { kind: 'fleet' }>, available: Iterable<string>, where = 'the kubeconfig'): string[] {
   const names = [...available];
-  const sorted = [...names].sort();
+  const sorted = [...names].sort(naturalCompare);
   if (selector.all) {
     if (sorted.length === 0) throw new ConfigError(`--all-contexts: no contexts in ${where}`);
     return sorted;

@@ -11,7 +11,9 @@ import type { Unstructured } from '../core/unstructured.js';
 import { displayWidth } from '../printers/columns.js';
 import { TABWRITER_MIN_WIDTH, formatCell } from '../printers/table.js';
 import type { Sorter } from '../printers/sort.js';
+import { naturalCompare } from '../core/natural.js';
 import type { Style } from './ansi.js';
+import { humanDuration, parseHumanDuration, untilNextChange } from './age.js';
 import type { Line } from './frame.js';
 
 export interface LiveRowsOptions {
@@ -53,6 +55,8 @@ interface Entry {
   /** When its last change arrived (undefined: part of an initial list, not marked). */
   changedAt?: number;
   deletedAt?: number;
+  /** Its AGE as the server printed it (ms) and when that arrived: the age now is their sum's. */
+  age?: { ms: number; at: number };
 }
 
 interface Group {
@@ -64,6 +68,8 @@ interface Group {
   visible: number[];
   /** The index of the name among the cells shown (-1: none). */
   nameCell: number;
+  /** The index of AGE among the cells shown (-1: none). */
+  ageCell: number;
   header: string[];
   headerWidths: number[];
   /** Per column, how many rows have a cell of each width (the widest without looking at every row). */
@@ -95,6 +101,8 @@ export class LiveRows {
   private readonly keepDeletedMs: number;
   /** --sort-by failed (e.g. no object has the field): the message; rows stay in namespace/name order. */
   sortError: string | undefined;
+  /** When the next AGE shown changes (undefined: none shown). */
+  private nextAgeAt: number | undefined;
 
   constructor(private readonly o: LiveRowsOptions = {}) {
     const styles = o.styles ?? true;
@@ -129,6 +137,9 @@ export class LiveRows {
     const entry: Entry = old ?? { context, namespace: meta.namespace ?? '', name: meta.name, object: row.object, cells, widths: [] };
     entry.object = row.object;
     entry.cells = cells;
+    const age = g.ageCell >= 0 && g.ageCell < cells.length ? parseHumanDuration(cells[g.ageCell]!) : undefined;
+    entry.age = age === undefined ? undefined : { ms: age, at: now };
+    if (age !== undefined) this.ageDue(age, now);
     if (old) count(g, old.widths, -1);
     entry.widths = cells.map(displayWidth);
     count(g, entry.widths, 1);
@@ -162,6 +173,44 @@ export class LiveRows {
       }
     }
     return changed;
+  }
+
+  /**
+   * AGE counting up: each row's age as the server printed it plus the time since it arrived, so the
+   * screen does not freeze at each row's last event. Rows are looked at only when an age is due to
+   * change; true when a cell changed.
+   */
+  ages(now: number): boolean {
+    if (this.nextAgeAt === undefined || now < this.nextAgeAt) return false;
+    this.nextAgeAt = undefined;
+    let changed = false;
+    for (const g of this.groups.values()) {
+      if (g.ageCell < 0) continue;
+      for (const e of g.entries.values()) {
+        if (!e.age || e.deletedAt !== undefined) continue;
+        const ms = e.age.ms + now - e.age.at;
+        const text = humanDuration(ms);
+        if (text !== e.cells[g.ageCell]) {
+          count(g, e.widths, -1);
+          e.cells[g.ageCell] = text;
+          e.widths[g.ageCell] = displayWidth(text);
+          count(g, e.widths, 1);
+          changed = true;
+        }
+        this.ageDue(ms, now);
+      }
+    }
+    return changed;
+  }
+
+  /** When an AGE shown changes next (undefined: none shown). */
+  nextAgeChange(): number | undefined {
+    return this.nextAgeAt;
+  }
+
+  private ageDue(ms: number, now: number): void {
+    const at = now + untilNextChange(ms);
+    if (this.nextAgeAt === undefined || at < this.nextAgeAt) this.nextAgeAt = at;
   }
 
   /** When the next mark ends or deleted row goes (undefined: none pending). */
@@ -226,7 +275,7 @@ export class LiveRows {
     let g = this.groups.get(key);
     if (!g) {
       const kindPrefix = this.o.withKind ? `${key.toLowerCase()}/` : '';
-      g = { key, kindPrefix, columns: [], visible: [], nameCell: -1, header: [], headerWidths: [], widthCounts: [], entries: new Map(), order: [], unsorted: false, present: 0 };
+      g = { key, kindPrefix, columns: [], visible: [], nameCell: -1, ageCell: -1, header: [], headerWidths: [], widthCounts: [], entries: new Map(), order: [], unsorted: false, present: 0 };
       this.groups.set(key, g);
     }
     // The server sends the columns with the first event of a stream only: keep the last ones seen.
@@ -243,6 +292,8 @@ export class LiveRows {
     const lead = [...(this.o.withContext ? ['CONTEXT'] : []), ...(this.o.withNamespace ? ['NAMESPACE'] : [])];
     const offset = lead.length;
     g.nameCell = name < 0 || !g.visible.includes(name) ? -1 : g.visible.indexOf(name) + offset;
+    const age = columns.findIndex((c) => c.name === 'Age');
+    g.ageCell = age < 0 || !g.visible.includes(age) ? -1 : g.visible.indexOf(age) + offset;
     g.header = [...lead, ...g.visible.map((i) => columns[i]!.name.toUpperCase())];
     g.headerWidths = g.header.map(displayWidth);
   }
@@ -281,9 +332,9 @@ function keyOf(context: string, namespace: string, name: string): string {
   return `${context}\0${namespace}\0${name}`;
 }
 
-/** Context, then namespace, then name (the context is '' with one context). */
+/** Context (natural order: f1, f2, f10), then namespace, then name (the context is '' with one context). */
 function byNamespaceName(a: Entry, b: Entry): number {
-  if (a.context !== b.context) return a.context < b.context ? -1 : 1;
+  if (a.context !== b.context) return naturalCompare(a.context, b.context);
   if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }

@@ -1,7 +1,8 @@
 /**
  * The live view: `kdyn watch` on a terminal keeps one table of the current objects up to date in
- * place (./rows.ts), under a header line (the context, the objects per kind, the connection state:
- * ./status.ts), drawn on the alternate screen with the smallest update per frame (./frame.ts).
+ * place (./rows.ts; AGE counting up: ./age.ts), under a header line (the context, the namespaces,
+ * the objects per kind, the connection state: ./status.ts), drawn on the alternate screen with the
+ * smallest update per frame (./frame.ts).
  *
  * Frames: a change asks for one at the next turn of the event loop, and at most one per
  * `minFrameMs` (100 ms: at most ~10 redraws a second under a storm of events); marks and deleted
@@ -22,6 +23,8 @@ export interface LiveViewOptions extends LiveRowsOptions {
   clock: Clock;
   /** The kubeconfig context (shown first in the header). */
   context?: string;
+  /** Which namespaces are watched, for the header: `namespace demo`, `all namespaces`. */
+  namespaces?: string;
   /** One label per watched source (`configmaps`, `deployments.apps`), for connection states. */
   sources: readonly string[];
   /** Several contexts: the header states each (their sources come with `addSource`), no `context`. */
@@ -170,6 +173,7 @@ export class LiveView {
     const { clock, screen } = this.o;
     const now = clock.now();
     this.rows.expire(now);
+    this.rows.ages(now);
     const columns = screen.columns;
     const height = screen.rows;
     const head = this.header(now);
@@ -190,9 +194,12 @@ export class LiveView {
     this.dirtySince = undefined;
     this.initialPending = false;
     this.lastFrameAt = now;
-    // The next frame that time alone brings: a mark or deleted row due, the countdown's next second.
+    // The next frame that time alone brings: a mark or deleted row due, the countdown's next second,
+    // an AGE's next step.
     let due = this.rows.nextExpiry();
     if (this.conn.counting) due = Math.min(due ?? Infinity, now + 1000 - (now % 1000));
+    const age = this.rows.nextAgeChange();
+    if (age !== undefined) due = Math.min(due ?? Infinity, age);
     if (due !== undefined) this.wakeAt(Math.max(due, now + this.minFrameMs));
   }
 
@@ -201,6 +208,7 @@ export class LiveView {
     const total = counts.reduce((n, c) => n + c.count, 0);
     const parts: string[] = [];
     if (this.o.context) parts.push(this.o.context);
+    if (this.o.namespaces) parts.push(this.o.namespaces);
     parts.push(this.conn.describe(now));
     parts.push(counts.length > 1 ? `${total} objects (${counts.map((c) => `${c.kind} ${c.count}`).join(', ')})` : `${total} ${total === 1 ? 'object' : 'objects'}`);
     if (this.filter || this.editing) parts.push(`filter /${this.filter}${this.editing ? '_' : ''}`);

@@ -11,20 +11,22 @@ import { writeFileSync } from 'node:fs';
 import { load, loadAll } from 'js-yaml';
 import { FakeClock } from '../../src/core/clock.js';
 import { startFleetEnv, type FleetEnv } from '../support/fleet-env.js';
-import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
+import { hasKubectl, runCommand, runKdyn, type Run, type RunOptions } from '../support/cli.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
 import type { Unstructured } from '../../src/core/unstructured.js';
 import { clientFor } from './watch-helpers.js';
 
 let env: FleetEnv;
-const kdyn = (args: string[]): Promise<Run> => runKdyn(args, { env: { PATH: process.env.PATH, HOME: env.dir, KUBECONFIG: env.kubeconfig }, cwd: env.dir });
+/** The servers' clock: a fault's delay ends when it is advanced. */
+const serverClock = new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0));
+const kdyn = (args: string[], o: Pick<RunOptions, 'onStdout'> = {}): Promise<Run> => runKdyn(args, { env: { PATH: process.env.PATH, HOME: env.dir, KUBECONFIG: env.kubeconfig }, cwd: env.dir, ...o });
 const FORBIDDEN = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'configmaps is forbidden: User "viewer" cannot list resource "configmaps" in API group "" in the namespace "demo"', reason: 'Forbidden', details: { kind: 'configmaps' }, code: 403 });
 
 before(async () => {
   env = await startFleetEnv({
     contexts: ['prod-east', 'prod-west', 'staging', 'locked'],
     down: ['prod-down'],
-    server: { clock: new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0)) },
+    server: { clock: serverClock },
     namespaces: { staging: 'team-a' },
   });
   env.servers.get('locked')!.faults.add({ path: /\/configmaps/, status: 403, body: FORBIDDEN });
@@ -32,6 +34,15 @@ before(async () => {
 after(() => env.stop());
 
 const lines = (s: string) => s.split('\n').filter((l) => l !== '');
+/**
+ * `-o name` or `-o jsonl` output with its lines in the order of `contexts` (each context's own lines
+ * in their order): those formats print each context's lines when it is done, whatever the others do.
+ */
+const inContextOrder = (out: string, contexts: string[]): string => {
+  const contextOf = (l: string) => (l.startsWith('{') ? (JSON.parse(l) as { context: string }).context : l.split('/').slice(0, -2).join('/'));
+  const all = lines(out);
+  return all.map((l, i) => ({ l, i, at: contexts.indexOf(contextOf(l)) })).sort((a, b) => a.at - b.at || a.i - b.i).map((x) => `${x.l}\n`).join('');
+};
 
 describe('several namespaces', () => {
   test('-n a,b: one table with a NAMESPACE column, as with -A', async () => {
@@ -69,7 +80,7 @@ describe('several contexts', () => {
     // prod-east and prod-west use "default" (no configmaps there), staging its own "team-a"
     assert.equal(r.out, 'staging/configmap/team-settings\n');
     const named = await kdyn(['get', 'namespaces', 'demo', '--context', 'prod-*t', '-o', 'name']);
-    assert.equal(named.out, 'prod-east/namespace/demo\nprod-west/namespace/demo\n');
+    assert.equal(inContextOrder(named.out, ['prod-east', 'prod-west']), 'prod-east/namespace/demo\nprod-west/namespace/demo\n');
   });
   test('a glob that matches nothing, a context that does not exist: an error naming it, nothing sent', async () => {
     const none = await kdyn(['get', 'ns', '--context', 'dev-*']);
@@ -112,11 +123,11 @@ describe('every output format over several contexts', () => {
   });
   test('-o name: CONTEXT/kind/name', async () => {
     const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'name']);
-    assert.equal(r.out, 'prod-east/configmap/app-config\nstaging/configmap/app-config\n');
+    assert.equal(inContextOrder(r.out, ['prod-east', 'staging']), 'prod-east/configmap/app-config\nstaging/configmap/app-config\n');
   });
   test('-o jsonl: {"context","object"} per object, objects unchanged', async () => {
     const r = await kdyn(['get', 'configmaps', ...ctx, '-o', 'jsonl']);
-    const recs = lines(r.out).map((l) => JSON.parse(l) as { context: string; object: { metadata: { name: string; managedFields?: unknown } } });
+    const recs = lines(inContextOrder(r.out, ['prod-east', 'staging'])).map((l) => JSON.parse(l) as { context: string; object: { metadata: { name: string; managedFields?: unknown } } });
     assert.deepEqual(recs.map((x) => [x.context, x.object.metadata.name]), [['prod-east', 'app-config'], ['staging', 'app-config']]);
     assert.deepEqual(Object.keys(recs[0]!), ['context', 'object']);
     assert.equal(recs[0]!.object.metadata.managedFields, undefined);
@@ -195,6 +206,31 @@ describe('a slow cluster', () => {
   });
 });
 
+describe('a hanging context', () => {
+  test('-o name and -o jsonl: each context\'s lines as soon as it is done, not held back by an earlier one', async () => {
+    const server = env.servers.get('prod-west')!;
+    for (const format of ['name', 'jsonl']) {
+      // prod-west, first, answers only when the servers' clock moves on: once prod-east's line is out.
+      const f = server.faults.add({ path: /\/configmaps/, delayMs: 60_000 });
+      let released = false;
+      try {
+        const r = await kdyn(['get', 'configmaps', '-n', 'demo', '--context', 'prod-west,prod-east', '-o', format], {
+          onStdout: (out) => {
+            if (released || !out.includes('prod-east')) return;
+            released = true;
+            serverClock.advance(60_000);
+          },
+        });
+        assert.equal(r.code, 0, r.err);
+        const contexts = lines(r.out).map((l) => (format === 'name' ? l.split('/')[0] : (JSON.parse(l) as { context: string }).context));
+        assert.deepEqual(contexts, ['prod-east', 'prod-west'], 'prod-east while prod-west hung, then prod-west');
+      } finally {
+        f.times = f.hits;
+      }
+    }
+  });
+});
+
 describe('api-resources over several contexts', () => {
   test('a CONTEXT column; -o name prefixed; -o json rows carry their context', async () => {
     const t = await kdyn(['api-resources', '--context', 'prod-east,staging', '--api-group', 'apps']);
@@ -254,13 +290,13 @@ describe('discovery per context, as a single-context get', () => {
   test('a CRD deleted in one cluster while its cache maps the name: that context maps it again and lists the new group', async () => {
     for (const c of ['prod-east', 'prod-west']) await create(c, 'a.example.com', 'gizmos', 'Gizmo');
     const first = await kdyn(['get', 'gizmos', ...both, '-o', 'name']);
-    assert.equal(first.out, 'prod-east/gizmo.a.example.com/prod-east-gizmo\nprod-west/gizmo.a.example.com/prod-west-gizmo\n', first.err);
+    assert.equal(inContextOrder(first.out, ['prod-east', 'prod-west']), 'prod-east/gizmo.a.example.com/prod-east-gizmo\nprod-west/gizmo.a.example.com/prod-west-gizmo\n', first.err);
     // In prod-east another group takes the name over; prod-east's cache (fresh for 10 minutes) still says a.example.com.
     await create('prod-east', 'b.example.com', 'gizmos', 'Gizmo');
     await crds('prod-east').delete('gizmos.a.example.com');
     const r = await kdyn(['get', 'gizmos', ...both, '-o', 'name']);
     assert.equal(r.code, 0, r.err);
-    assert.equal(r.out, 'prod-east/gizmo.b.example.com/prod-east-gizmo\nprod-west/gizmo.a.example.com/prod-west-gizmo\n');
+    assert.equal(inContextOrder(r.out, ['prod-east', 'prod-west']), 'prod-east/gizmo.b.example.com/prod-east-gizmo\nprod-west/gizmo.a.example.com/prod-west-gizmo\n');
     // Gone everywhere in prod-west: the unknown-name error there, named.
     await crds('prod-west').delete('gizmos.a.example.com');
     const gone = await kdyn(['get', 'gizmos', ...both, '-o', 'name']);
@@ -273,14 +309,14 @@ describe('discovery per context, as a single-context get', () => {
     for (const c of ['prod-east', 'prod-west']) await create(c, 'n.example.com', 'widgets', 'Widget');
     const ns = ['--context', 'prod-east,prod-west', '-n', 'demo,default', '-o', 'name'];
     const first = await kdyn(['get', 'widgets', ...ns]);
-    assert.equal(first.out, 'prod-east/widget.n.example.com/prod-east-widget\nprod-west/widget.n.example.com/prod-west-widget\n', first.err);
+    assert.equal(inContextOrder(first.out, ['prod-east', 'prod-west']), 'prod-east/widget.n.example.com/prod-east-widget\nprod-west/widget.n.example.com/prod-west-widget\n', first.err);
     // In prod-east a cluster-scoped CRD takes the name over; its cache (fresh for 10 minutes) still maps the namespaced one.
     await crds('prod-east').create(simpleCrd({ group: 'm.example.com', plural: 'widgets', kind: 'Widget', scope: 'Cluster' }) as Unstructured);
     await clientFor(env.servers.get('prod-east')!).resource({ group: 'm.example.com', version: 'v1', resource: 'widgets' }, { namespaced: false }).create({ apiVersion: 'm.example.com/v1', kind: 'Widget', metadata: { name: 'cluster-widget' } });
     await crds('prod-east').delete('widgets.n.example.com');
     const r = await kdyn(['get', 'widgets', ...ns]);
     assert.equal(r.code, 0, r.err);
-    assert.equal(r.out, 'prod-east/widget.m.example.com/cluster-widget\nprod-west/widget.n.example.com/prod-west-widget\n');
+    assert.equal(inContextOrder(r.out, ['prod-east', 'prod-west']), 'prod-east/widget.m.example.com/cluster-widget\nprod-west/widget.n.example.com/prod-west-widget\n');
   });
 });
 

@@ -54,7 +54,7 @@ test('every declaration packed is of a module that exists (the build empties dis
 });
 
 test('a global install pulls only the library runtime dependencies', () => {
-  assert.deepEqual(Object.keys(pkg.dependencies!).sort(), ['env-paths', 'js-yaml']);
+  assert.deepEqual(Object.keys(pkg.dependencies!).sort(), ['@types/node', 'env-paths', 'js-yaml']);
   assert.deepEqual(pkg.peerDependenciesMeta!['@kubernetes/client-node'], { optional: true });
   assert.deepEqual(pkg.bin, { kdyn: 'bin/kdyn', 'kubectl-kdyn': 'bin/kubectl-kdyn', 'kubectl_complete-kdyn': 'bin/kubectl_complete-kdyn' });
   const dot = (pkg.exports as Record<string, Record<string, string>>)['.']!;

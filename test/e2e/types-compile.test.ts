@@ -91,3 +91,53 @@ test('generated types and the generic client compile strict; what they forbid do
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+const PATCHES = `import type { ObjectMeta, ResourceClient } from 'kdyn';
+
+interface Note {
+  apiVersion: 'example.kdyn.dev/v1';
+  kind: 'Note';
+  metadata: ObjectMeta;
+  spec: { text: string; tags?: string[] };
+  status?: { observedGeneration?: number; conditions?: Array<{ type: string; status: string }> };
+}
+declare const notes: ResourceClient<Note>;
+
+export async function patches(): Promise<Note[]> {
+  return Promise.all([
+    notes.patch('a', { spec: { text: 'y' } }, 'merge'),
+    notes.patch('a', { metadata: { labels: { app: null } } }, 'merge'),
+    notes.patch('a', { status: { conditions: [{ type: 'Ready' }] } }, 'strategic', { subresource: 'status' }),
+    notes.patch('a', { apiVersion: 'example.kdyn.dev/v1', kind: 'Note', spec: { tags: ['x'] } }, 'apply', { fieldManager: 'me' }),
+    notes.patch('a', [{ op: 'replace', path: '/spec/text', value: 'y' }, { op: 'remove', path: '/spec/tags' }, { op: 'move', from: '/a', path: '/b' }], 'json'),
+    notes.patch('a', '{"spec":{"txt":"y"}}', 'merge'),
+  ]);
+}
+
+// @ts-expect-error Note has no spec.txt
+export const typo = () => notes.patch('a', { spec: { txt: 'y' } }, 'merge');
+// @ts-expect-error spec.text is a string
+export const wrongValue = () => notes.patch('a', { spec: { text: 1 } }, 'apply');
+// @ts-expect-error no status.observedGen either, in a strategic merge patch
+export const strategicTypo = () => notes.patch('a', { status: { observedGen: 1 } }, 'strategic');
+// @ts-expect-error a JSON patch is a list of operations, not a merge patch
+export const mergeAsJson = () => notes.patch('a', { spec: { text: 'y' } }, 'json');
+// @ts-expect-error "delete" is no RFC 6902 operation
+export const badOp = () => notes.patch('a', [{ op: 'delete', path: '/spec' }], 'json');
+`;
+
+test("patch bodies are typed: merge, strategic and apply as a deep partial of T, json as RFC 6902 operations", (t) => {
+  if (!haveDeclarations()) return t.skip(`${DECLARATIONS} is missing: build with --declarations (npm test does)`);
+  const dir = mkdtempSync(join(tmpdir(), 'kdyn-types-patch-'));
+  try {
+    writeFileSync(join(dir, 'patches.ts'), PATCHES);
+    const c = compileStrict(dir, ['patches.ts']);
+    assert.equal(c.code, 0, c.out);
+    writeFileSync(join(dir, 'patches.ts'), PATCHES.replace(/^\/\/ @ts-expect-error.*\n/gm, ''));
+    const bad = compileStrict(dir, ['patches.ts']);
+    const lines = new Set([...bad.out.matchAll(/^patches\.ts\((\d+),\d+\): error/gm)].map((m) => m[1]));
+    assert.equal(lines.size, 5, bad.out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -70,6 +70,18 @@ describe('kdyn types', () => {
     assert.equal(readFileSync(join(out, 'index.ts'), 'utf8'), index, 'the names in another order give the same files');
   });
 
+  test('a comma list of resource types, as get takes: the same output as the names one by one', async () => {
+    const listed = await kdyn(['types', 'configmaps,deployments.apps']);
+    assert.equal(listed.code, 0, listed.err);
+    const separate = await kdyn(['types', 'configmaps', 'deployments.apps']);
+    assert.equal(listed.out, separate.out);
+    assert.match(listed.out, /^export interface ConfigMap \{$/m);
+    assert.match(listed.out, /^export interface Deployment \{$/m);
+    const trailing = await kdyn(['types', 'configmaps,']);
+    assert.equal(trailing.code, 1);
+    assert.equal(trailing.err, 'error: the server doesn\'t have a resource type ""\n', 'an empty item is named, as get names it');
+  });
+
   test('errors: one line, non-zero exit', async () => {
     const none = await kdyn(['types']);
     assert.equal(none.code, 2, 'a usage error');

@@ -131,7 +131,7 @@ describe('the live view in tmux', { skip: HAS_TMUX ? false : 'tmux or bash not f
     const sh = await shell();
     await sh.type(watchLine(ns));
     const first = await showsServer(sh, ns, 'the initial list');
-    assert.equal(first.split('\n')[0], `kdyn-local | watching | 4 objects`);
+    assert.equal(first.split('\n')[0], `kdyn-local | namespace ${ns} | watching | 4 objects`);
     assert.equal(await sh.format('#{alternate_on}'), '1', 'drawn on the alternate screen');
     await cms.create({ metadata: { name: 'cm-new' }, data: { a: '1', b: '2', c: '3' } });
     await cms.patch('cm-1', { data: { b: '2' } }, 'merge');
@@ -236,7 +236,7 @@ describe('the live view in tmux', { skip: HAS_TMUX ? false : 'tmux or bash not f
       };
       const sh = await shell(160, 30, { HOME: fleet.dir, KUBECONFIG: fleet.kubeconfig });
       await sh.type(watchLine(ns, " --context 'east,west'"));
-      const settled = (what: string) => sh.until((s) => same(shown(s), server()) && s.split('\n')[0] === `east watching, west watching | ${server().size} objects`, what);
+      const settled = (what: string) => sh.until((s) => same(shown(s), server()) && s.split('\n')[0] === `namespace ${ns} | east watching, west watching | ${server().size} objects`, what);
       const first = await settled('both contexts\' objects');
       // Sorted by context, then namespace/name; the same name in two contexts would be two rows.
       assert.deepEqual([...shown(first).keys()], ['east east-0', 'east east-1', 'west west-0', 'west west-1'], first);
@@ -246,7 +246,7 @@ describe('the live view in tmux', { skip: HAS_TMUX ? false : 'tmux or bash not f
       await settled('creates and deletes in east');
       await fleet.servers.get('west')!.stopListening();
       try {
-        const down = await sh.until((s) => /^east watching, west reconnecting( in \d+s)? \(\d+s: /.test(s.split('\n')[0]!), 'west reconnecting in the header');
+        const down = await sh.until((s) => /^namespace \S+ \| east watching, west reconnecting( in \d+s)? \(\d+s: /.test(s.split('\n')[0]!), 'west reconnecting in the header');
         assert.deepEqual([...shown(down).keys()].sort(), [...server().keys()].sort(), `the rows stay while west is down:\n${down}`);
       } finally {
         await fleet.servers.get('west')!.listenAgain();

@@ -45,6 +45,8 @@ export interface RunOptions {
   killSignal?: NodeJS.Signals;
   /** Written to the child's stdin, which is then closed (default: stdin closed at once). */
   stdin?: string | Buffer;
+  /** Called with all of stdout so far each time more arrives (to act while the child runs). */
+  onStdout?: (soFar: string) => void;
   /** Run as this user and group id (the parent must be root). */
   uid?: number;
   gid?: number;
@@ -56,7 +58,10 @@ export function runCommand(cmd: string, args: readonly string[], opts: RunOption
     const child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd, timeout: opts.timeoutMs ?? 60_000, killSignal: opts.killSignal, uid: opts.uid, gid: opts.gid });
     let out = '';
     let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      opts.onStdout?.(out);
+    });
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     child.on('error', (e) => {
       err += `${e.message}\n`;

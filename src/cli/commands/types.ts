@@ -12,6 +12,7 @@ import { KdynError, UsageError } from '../../core/errors.js';
 import { pathError } from '../../core/fs-errors.js';
 import { generateModule, type GenerateOptions, type KindSource } from '../../typegen/generate.js';
 import { generateFiles, kindsFromCrdManifests, kindsFromServer } from '../../typegen/types.js';
+import { splitResourceArgument } from '../../restmapper/args.js';
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
   const f = args.flags;
@@ -21,7 +22,9 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   if (!files.length && !all && !args.args.length) throw new UsageError('specify resource types (e.g. kdyn types crontabs), --all [GROUP...], or -f CRD-FILE');
   const options: GenerateOptions = { importFrom: typeof f['import-from'] === 'string' && f['import-from'] ? f['import-from'] : 'kdyn' };
 
-  const kinds = files.length ? await fromFiles(files, io) : await fromServer(args.args, all, ctx, io);
+  // Resource types as `get` takes them: `configmaps,deployments` is two (kubectl's SplitResourceArgument).
+  const names = all ? args.args : args.args.flatMap(splitResourceArgument);
+  const kinds = files.length ? await fromFiles(files, io) : await fromServer(names, all, ctx, io);
   if (!kinds.length) throw new KdynError('no resource types matched');
 
   const outDir = typeof f['output-dir'] === 'string' && f['output-dir'] ? resolve(io.cwd, f['output-dir']) : undefined;

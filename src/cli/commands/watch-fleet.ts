@@ -24,7 +24,8 @@ import { fleetWatch } from '../../fleet/watch.js';
 import { contextErrorLine, jsonlEvent, prefixLines, withLeadingColumns } from '../../fleet/output.js';
 import { streamOptions, waitForEnd, waitForUntil, type WatchOptions } from '../watch-options.js';
 import type { FleetWatchOptions } from '../../fleet/watch.js';
-import { createFleetLivePrinter } from '../watch-live.js';
+import { createFleetLivePrinter, namespacesLabel } from '../watch-live.js';
+import { parseNamespaces } from '../../fleet/namespaces.js';
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -68,7 +69,8 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: Wat
       if (how === 'interrupt') signal ??= 'SIGINT';
       stop.abort();
     };
-    const view = await createFleetLivePrinter({ opts, withNamespace, withKind, clock: ctx.clock, onQuit, contexts: fleet.contexts, showContext: fleet.showContext, context: fleet.showContext ? undefined : (await ctx.restConfig()).contextName }, io);
+    const namespaces = namespacesLabel(opts.allNamespaces, fleet.namespaces ?? parseNamespaces(args.flags.namespace));
+    const view = await createFleetLivePrinter({ opts, withNamespace, withKind, clock: ctx.clock, onQuit, contexts: fleet.contexts, showContext: fleet.showContext, context: fleet.showContext ? undefined : (await ctx.restConfig()).contextName, namespaces }, io);
     let result;
     try {
       result = await watch({

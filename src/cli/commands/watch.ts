@@ -28,7 +28,7 @@ import { createPrinter } from '../../printers/index.js';
 import { goneNotice, relistNotice } from '../../printers/watch-notices.js';
 import { readWatchOptions, streamOptions, waitForEnd, waitForUntil } from '../watch-options.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../../startup/young-gen-cap.js';
-import { createLivePrinter, wantsLive, type LivePrinter } from '../watch-live.js';
+import { createLivePrinter, namespacesLabel, wantsLive, type LivePrinter } from '../watch-live.js';
 
 const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -58,7 +58,17 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     if (multi.stop(how === 'quit' ? 'quit' : 'SIGINT') && how === 'interrupt') signal = 'SIGINT';
   };
   const live: LivePrinter | undefined = liveView
-    ? await createLivePrinter({ targets, indexOf: (s) => multi.sources.indexOf(s), opts, withNamespace, withKind, context: (await ctx.restConfig()).contextName, clock: ctx.clock, onQuit }, io)
+    ? await createLivePrinter({
+        targets,
+        indexOf: (s) => multi.sources.indexOf(s),
+        opts,
+        withNamespace,
+        withKind,
+        context: (await ctx.restConfig()).contextName,
+        namespaces: plan.requests.some((r) => r.mapping.namespaced) ? namespacesLabel(opts.allNamespaces, namespace === undefined ? undefined : [namespace]) : undefined,
+        clock: ctx.clock,
+        onQuit,
+      }, io)
     : undefined;
   const printer = live ?? await createPrinter(opts.output, {
     events: opts.events,

@@ -6,7 +6,7 @@
  *   50 MB document; or invalid JSON. Legacy (`APIGroupList`) and aggregated forms alike.
  */
 import { createHash } from 'node:crypto';
-import type { Obj, RawResponse } from './types.js';
+import type { Catalog, Obj, RawResponse } from './types.js';
 import type { HostileDiscovery } from './faults.js';
 
 const isAggregated = (r: RawResponse) => /as=APIGroupDiscoveryList/.test(r.headers['content-type'] ?? '');
@@ -62,8 +62,37 @@ function hostileNames(kind: HostileDiscovery): [string, string, string] {
 /** How many resources make the `huge` document about 50 MB. */
 const HUGE_RESOURCES = 200_000;
 
+/**
+ * The `huge` documents made so far, by the document they were made from: making one (200,000
+ * entries, 71 or 151 MiB of JSON, hashed for its ETag) stops the server's event loop for seconds, 12 s
+ * on a loaded machine, and every server of the process with it; made once (`prepareHugeDiscovery`
+ * before the clients run), a request costs only the write.
+ */
+const hugeDocuments = new Map<string, RawResponse>();
+
+/** Makes the `huge` documents a client sending `accept` will be served, now rather than on its request. */
+export function prepareHugeDiscovery(catalog: Pick<Catalog, 'serveDiscovery'>, accept: string): void {
+  for (const path of ['/api', '/apis']) {
+    const r = catalog.serveDiscovery('GET', path, { accept });
+    if (r) hostileDiscovery(r, 'huge');
+  }
+}
+
 export function hostileDiscovery(r: RawResponse, kind: HostileDiscovery): RawResponse {
   if (r.status !== 200) return r;
+  if (kind === 'huge') {
+    const key = `${r.headers['content-type'] ?? ''}\0${String(r.body)}`;
+    let made = hugeDocuments.get(key);
+    if (!made) {
+      const m = makeHostile(r, kind);
+      hugeDocuments.set(key, (made = { ...m, body: typeof m.body === 'string' ? Buffer.from(m.body) : m.body }));
+    }
+    return { ...made, headers: { ...made.headers } };
+  }
+  return makeHostile(r, kind);
+}
+
+function makeHostile(r: RawResponse, kind: HostileDiscovery): RawResponse {
   if (kind === 'invalid-json') return withBody(r, `${String(r.body).slice(0, Math.max(1, Math.floor(String(r.body).length / 2)))}\u0000not json`);
   const [group, version, resource] = hostileNames(kind);
   const doc = JSON.parse(String(r.body)) as Obj;

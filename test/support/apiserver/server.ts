@@ -131,6 +131,32 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** A body larger than this is written a piece at a time (writeInPieces). */
+const BIG_BODY = 4 << 20;
+
+/**
+ * Writes a big body (the hostile discovery's "huge" documents, 71 and 151 MiB) one MiB at a time,
+ * each once the socket took the last: handed over at once, TLS encrypts all of it in one go, which
+ * stops the event loop, and with it every server of the test process, for seconds on a loaded machine.
+ */
+async function writeInPieces(res: http.ServerResponse, body: Buffer): Promise<void> {
+  const piece = 1 << 20;
+  for (let at = 0; at < body.length; at += piece) {
+    if (res.destroyed) return;
+    if (res.write(body.subarray(at, at + piece))) continue;
+    await new Promise<void>((resolve) => {
+      const go = () => {
+        res.off('drain', go);
+        res.off('close', go);
+        resolve();
+      };
+      res.on('drain', go);
+      res.on('close', go);
+    });
+  }
+  res.end();
+}
+
 /** Writes `body` a few bytes at a time, pausing on the server's clock (the drip fault). */
 async function drip(res: http.ServerResponse, body: Buffer, o: { bytes: number; intervalMs: number }, clock: Clock): Promise<void> {
   for (let i = 0; i < body.length; i += o.bytes) {
@@ -214,6 +240,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
         // Reset mid-body: part of the announced body, then the connection is gone.
         res.write(body.subarray(0, Math.min(fault.resetAfterBytes, Math.max(0, body.length - 1))), () => req.socket.destroy());
       } else if (fault?.drip) void drip(res, body, fault.drip, clock);
+      else if (body.length > BIG_BODY) void writeInPieces(res, body);
       else res.end(body);
     };
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { globToRegExp, parseContextSelector, selectContexts } from '../../../src/fleet/select.js';
 import { parseNamespaces } from '../../../src/fleet/namespaces.js';
 import { ConfigError, UsageError } from '../../../src/core/errors.js';
+import { naturalCompare } from '../../../src/core/natural.js';
 
 const AVAILABLE = ['staging', 'prod-east', 'prod-west', 'prod-eu-1', 'arn:aws:eks:eu-west-1:1:cluster/prod', 'dev'];
 
@@ -37,7 +38,18 @@ describe('selectContexts', () => {
   ];
   for (const [name, context, want] of cases) test(name, () => assert.deepEqual(sel(context), want));
   test('all: every context sorted', () => {
-    assert.deepEqual(selectContexts({ kind: 'fleet', patterns: [], all: true }, AVAILABLE), [...AVAILABLE].sort());
+    assert.deepEqual(selectContexts({ kind: 'fleet', patterns: [], all: true }, AVAILABLE), [...AVAILABLE].sort(naturalCompare));
+  });
+  test('numbers in names sort naturally: f1, f2, f10 (a glob\'s matches and --all-contexts)', () => {
+    const fleet = ['f10', 'f2', 'f1', 'f1b', 'f01', 'east-12', 'east-3', 'g'];
+    const all = selectContexts({ kind: 'fleet', patterns: [], all: true }, fleet);
+    assert.deepEqual(all, ['east-3', 'east-12', 'f1', 'f01', 'f1b', 'f2', 'f10', 'g']);
+    assert.deepEqual(selectContexts({ kind: 'fleet', patterns: ['f*'], all: false }, fleet), ['f1', 'f01', 'f1b', 'f2', 'f10']);
+  });
+  test('naturalCompare: digits by value, the rest as sort() orders it', () => {
+    const names = ['b', 'a100', 'a20', 'a3', 'A1', 'a', 'a03', 'a3x', 'x99999999999999999999', 'x100000000000000000000'];
+    assert.deepEqual([...names].sort(naturalCompare), ['A1', 'a', 'a3', 'a03', 'a3x', 'a20', 'a100', 'b', 'x99999999999999999999', 'x100000000000000000000']);
+    assert.equal(naturalCompare('same', 'same'), 0);
   });
   test('a missing name or an empty glob: an error naming it and the kubeconfig', () => {
     assert.throws(() => sel('prod-east,nope'), (e: unknown) => e instanceof ConfigError && e.message === 'context "nope" does not exist in kubeconfig "k"');

@@ -287,3 +287,39 @@ test('several contexts: one table, CONTEXT first, rows keyed and sorted by conte
   await pass(100);
   assert.match(screen.vt.text().split('\n')[0]!, /, east failed: configmaps is forbidden/);
 });
+
+test('the header names the namespaces watched', async () => {
+  for (const [namespaces, header] of [['namespace demo', 'kind-dev | namespace demo | watching | 1 object'], ['all namespaces', 'kind-dev | all namespaces | watching | 1 object']] as const) {
+    const { screen, view, pass } = setup({ namespaces }, [80, 10]);
+    view.apply([ev('ADDED', 'a')], true);
+    view.listed(0);
+    await pass(100);
+    assert.equal(screen.vt.text().split('\n')[0], header);
+    view.close();
+  }
+});
+
+test('AGE counts up with no event: the server\'s text at the last event plus the time since', async () => {
+  const withAge = [...columns, { name: 'Age', type: 'string', format: '', priority: 0 }];
+  const aged = (type: string, name: string, age: string) => ({
+    type,
+    gk,
+    object: { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: {}, columnDefinitions: withAge, rows: [{ cells: [name, 1, age], object: { metadata: { name, namespace: 'ns' } } }] } as Table,
+  });
+  const { screen, view, pass } = setup({}, [60, 10]);
+  view.apply([aged('ADDED', 'a', '5s'), aged('ADDED', 'b', '9m58s'), aged('ADDED', 'c', '<unknown>')], true);
+  view.listed(0);
+  await pass(100);
+  const rows = () => screen.vt.text().split('\n').slice(3);
+  assert.deepEqual(rows(), ['a      1      5s', 'b      1      9m58s', 'c      1      <unknown>']);
+  await pass(1000);
+  assert.deepEqual(rows(), ['a      1      6s', 'b      1      9m59s', 'c      1      <unknown>'], 'one second later, no event');
+  await pass(60_000);
+  assert.deepEqual(rows(), ['a      1      66s', 'b      1      10m', 'c      1      <unknown>']);
+  view.apply([aged('MODIFIED', 'a', '2s')]); // what the server says at an event wins
+  await pass(100);
+  assert.equal(rows()[0], 'a      1      2s');
+  const writes = screen.writes.length;
+  await pass(400);
+  assert.equal(screen.writes.length, writes, 'no frame before an age changes');
+});
