@@ -1,5 +1,5 @@
 // Alternating measurement of bin/kdyn's code cache modes on one Node binary: Node's compile cache
-// (KDYN_CODE_CACHE=node, Node 22.1+), the hand-made V8 code cache (the default) and none
+// (KDYN_CODE_CACHE=node), the hand-made V8 code cache (the default) and none
 // (KDYN_NO_CODE_CACHE=1). Reports the median wall time of each run (spawn to exit) and the CPU time
 // (user+sys) kdyn's process used, which stays meaningful on a busy machine where wall time does not.
 // Two warm-up runs per mode first, so every cache is warm. See docs/design/startup.md for the results.

@@ -5,13 +5,21 @@
 //   --skip S       leave out the files whose path contains S (`npm run test:unit` leaves out the
 //                  kubectl differential tests, which `npm test` runs)
 //   filters        only the files whose path contains one of them
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// The suite runs on the Node releases package.json supports (`engines`: ">=X.Y.Z"), or not at all:
+// on an older Node the tests of what it lacks would fail for that reason alone.
+const floor = /^>=(\d+)\.(\d+)\.(\d+)$/.exec(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines?.node ?? '');
+const current = process.versions.node.split('.').map(Number);
+if (floor && floor.slice(1).map(Number).reduce((cmp, part, i) => cmp || current[i] - part, 0) < 0) {
+  console.error(`run-tests: Node ${process.version} is older than package.json's engines (${floor[0]}): run the tests on Node 22 or 24 (CONTRIBUTING.md)`);
+  process.exit(2);
+}
 const args = process.argv.slice(2);
 /** Removes every `--name VALUE` from args; returns the values. */
 function takeOption(name) {
@@ -49,8 +57,8 @@ if (files.length === 0) {
 const testTmp = mkdtempSync(join(tmpdir(), 'kdyn-test-run-'));
 chmodSync(testTmp, 0o1777);
 const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: testTmp } });
-// node-compile-cache is not a test's: npm 11's lib/cli.js calls module.enableCompileCache() (Node 22.1+),
-// whose default directory is $TMPDIR/node-compile-cache, when a test runs npm under Node 22+ (e2e package-contents).
+// node-compile-cache is not a test's: npm 11's lib/cli.js calls module.enableCompileCache(), whose
+// default directory is $TMPDIR/node-compile-cache, when a test runs npm (e2e package-contents).
 const TOOLCHAIN_CACHES = new Set(['node-compile-cache']);
 const left = readdirSync(testTmp).filter((name) => !TOOLCHAIN_CACHES.has(name));
 rmSync(testTmp, { recursive: true, force: true });

@@ -6,7 +6,7 @@
  * - the hand-made V8 code cache (the default): every CommonJS file of dist/cli is compiled through
  *   vm.Script with the bytecode V8 made for it on an earlier run, written at exit, so an entry holds
  *   the functions the command compiled, not only the file's top level;
- * - Node's own compile cache (module.enableCompileCache, Node 22.1+): with KDYN_CODE_CACHE=node.
+ * - Node's own compile cache (module.enableCompileCache): with KDYN_CODE_CACHE=node.
  *   Its entry is made when the file is compiled (the functions compiled later are not in it), and
  *   it measured slower for `kdyn get`; kept as an opt-in so that can be measured again.
  * Both live in the user's own cache directory ($XDG_CACHE_HOME or ~/.cache) and only in one no other
@@ -28,7 +28,7 @@ type Crc32 = (data: Uint8Array, value: number) => number;
 
 // require, not an ES import: esbuild's default-import interop would copy the module's properties
 // first, on every run; and this file runs only as CommonJS (dist/cli/start.js).
-const loader = (): LoaderInternals & { enableCompileCache?: (dir: string) => unknown } => require('node:module');
+const loader = (): LoaderInternals & { enableCompileCache(dir: string): unknown } => require('node:module');
 
 /** The parts of Node's CommonJS loader the hand-made cache uses: internal or legacy, not in @types/node. */
 interface LoaderInternals {
@@ -57,15 +57,13 @@ export function useCodeCache(root: string, commands: readonly string[], env: Nod
   const base = xdg || (env.HOME && isAbsolute(env.HOME) ? join(env.HOME, '.cache') : '');
   if (!base || env.KDYN_NO_CODE_CACHE) return;
   const profile = argv.slice(2).find((a) => commands.includes(a)) ?? 'other';
-  const enable = env.KDYN_CODE_CACHE === 'node' ? loader().enableCompileCache : undefined;
-  if (enable) {
+  if (env.KDYN_CODE_CACHE === 'node') {
     // Node's entries go into a subdirectory Node makes inside this one (mkdir -p, mode 0777 minus
     // the umask, no owner checks): private because this one is, and no one else can reach into it.
-    if (privateDir(base, ['kdyn-compile-cache', profile], true) === 'private') enable(join(base, 'kdyn-compile-cache', profile));
+    if (privateDir(base, ['kdyn-compile-cache', profile], true) === 'private') loader().enableCompileCache(join(base, 'kdyn-compile-cache', profile));
     return;
   }
   const crc32 = crc32Function(env);
-  if (!crc32) return; // Node 20 before 20.15 has no crc32: no code cache rather than unchecked entries
   const names = ['kdyn-code-cache', process.version];
   // 'missing' (the first run): nothing to read, the directories are made at exit.
   const state = privateDir(base, names, false);
@@ -248,11 +246,11 @@ export function checkedEntry(entry: Buffer, crc32: Crc32): Buffer | undefined {
 }
 
 /**
- * zlib's crc32 without loading node:zlib (~1.5 ms): the internal binding public zlib.crc32 calls
- * (Node 20.15+), ~0.1 ms for a 90 KB entry. Through the public module where process.binding would
- * print a deprecation warning (--pending-deprecation).
+ * zlib's crc32 without loading node:zlib (~1.5 ms): the internal binding public zlib.crc32 calls,
+ * ~0.1 ms for a 90 KB entry. Through the public module where process.binding would print a
+ * deprecation warning (--pending-deprecation), or where the binding has no crc32.
  */
-export function crc32Function(env: NodeJS.ProcessEnv): Crc32 | undefined {
+export function crc32Function(env: NodeJS.ProcessEnv): Crc32 {
   const pending = process.execArgv.includes('--pending-deprecation') || env.NODE_PENDING_DEPRECATION === '1' || /--pending-deprecation/.test(env.NODE_OPTIONS ?? '');
   try {
     if (!pending) {
@@ -262,11 +260,6 @@ export function crc32Function(env: NodeJS.ProcessEnv): Crc32 | undefined {
   } catch {
     // not available: the public module below
   }
-  try {
-    // require, not import: Node 20 before 20.15 has no zlib.crc32 (an ES import of it would not link).
-    const f = (require('node:zlib') as { crc32?: unknown }).crc32;
-    return typeof f === 'function' ? (f as Crc32) : undefined;
-  } catch {
-    return undefined;
-  }
+  // require, not import: node:zlib is loaded only here, where the binding is not used.
+  return (require('node:zlib') as typeof import('node:zlib')).crc32;
 }

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { repoRoot } from '../support/cli.js';
 
@@ -243,9 +244,7 @@ describe('directories kdyn makes', () => {
     assert.ok(!existsSync(parent), 'nothing made');
   });
 
-  test('KDYN_CODE_CACHE=node: Node\'s compile cache is not enabled in a directory others can write', async (t) => {
-    const { enableCompileCache } = (await import('node:module')) as { enableCompileCache?: unknown };
-    if (typeof enableCompileCache !== 'function') return t.skip(`Node ${process.version} has no module.enableCompileCache`);
+  test('KDYN_CODE_CACHE=node: Node\'s compile cache is not enabled in a directory others can write', () => {
     const base = freshBase();
     chmodSync(base, 0o777);
     assert.equal(runVersion(app, { XDG_CACHE_HOME: base, KDYN_CODE_CACHE: 'node' }), GENUINE);
@@ -258,7 +257,7 @@ describe('directories kdyn makes', () => {
 });
 
 /**
- * Node's compile cache (KDYN_CODE_CACHE=node, Node 22.1+) checks only hashes: the source's size and
+ * Node's compile cache (KDYN_CODE_CACHE=node) checks only hashes: the source's size and
  * CRC-32 and the cached bytes' CRC-32 (docs/design/startup.md). The attacker's entry is that of an
  * evil bundle of the same length, its source CRC-32 replaced by the real bundle's, under the name Node
  * gave the real entry. Node's entry holds only the code compiled when the file loaded (functions
@@ -266,7 +265,6 @@ describe('directories kdyn makes', () => {
  */
 describe("Node's compile cache (KDYN_CODE_CACHE=node): a planted entry runs only from a private directory", () => {
   const NODE = { KDYN_CODE_CACHE: 'node' };
-  let enabled = false;
   /** Node's entry directory for `version` under base, made by a genuine run. */
   const nodeEntryDir = (base: string): string => {
     const dir = join(base, 'kdyn-compile-cache', 'version');
@@ -284,11 +282,7 @@ describe("Node's compile cache (KDYN_CODE_CACHE=node): a planted entry runs only
   };
   let forged: Buffer;
 
-  before(async () => {
-    const { enableCompileCache } = (await import('node:module')) as { enableCompileCache?: unknown };
-    enabled = typeof enableCompileCache === 'function';
-    if (!enabled) return;
-    const { crc32 } = (await import('node:zlib')) as unknown as { crc32: (b: Buffer) => number };
+  before(() => {
     const realCrc = crc32(readFileSync(join(app, 'dist', 'cli', 'bin.js')));
     const evil = join(scratch, 'evil-top');
     copyKdyn(evil);
@@ -317,8 +311,7 @@ describe("Node's compile cache (KDYN_CODE_CACHE=node): a planted entry runs only
     return { base, file };
   };
 
-  test('control: the forged entry runs from a private directory (so the cases below would catch it)', (t) => {
-    if (!enabled) return t.skip(`Node ${process.version} has no module.enableCompileCache`);
+  test('control: the forged entry runs from a private directory (so the cases below would catch it)', () => {
     const { base } = plantNode();
     assert.equal(runVersion(app, { XDG_CACHE_HOME: base, ...NODE }), PLANTED, "Node's compile cache did not run the forged entry: this test no longer tests anything");
   });
@@ -329,8 +322,7 @@ describe("Node's compile cache (KDYN_CODE_CACHE=node): a planted entry runs only
     ["the command's directory is 0755, not the 0700 kdyn makes", (base) => chmodSync(join(base, 'kdyn-compile-cache', 'version'), 0o755)],
   ];
   for (const [name, weaken] of cases) {
-    test(name, (t) => {
-      if (!enabled) return t.skip(`Node ${process.version} has no module.enableCompileCache`);
+    test(name, () => {
       const { base, file } = plantNode();
       weaken(base);
       assert.equal(runVersion(app, { XDG_CACHE_HOME: base, ...NODE }), GENUINE, `the forged entry ran: ${name}`);
@@ -338,8 +330,7 @@ describe("Node's compile cache (KDYN_CODE_CACHE=node): a planted entry runs only
     });
   }
 
-  test('kdyn-compile-cache is a symlink to a private directory', (t) => {
-    if (!enabled) return t.skip(`Node ${process.version} has no module.enableCompileCache`);
+  test('kdyn-compile-cache is a symlink to a private directory', () => {
     const { base: elsewhere } = plantNode();
     const base = freshBase();
     symlinkSync(join(elsewhere, 'kdyn-compile-cache'), join(base, 'kdyn-compile-cache'));

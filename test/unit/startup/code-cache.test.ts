@@ -20,9 +20,8 @@ const fresh = (mode = 0o700): string => {
   return dir;
 };
 
-test('an entry round-trips; a wrong magic, length or checksum, or a truncated entry, is refused', (t) => {
+test('an entry round-trips; a wrong magic, length or checksum, or a truncated entry, is refused', () => {
   const crc32 = crc32Function({});
-  if (!crc32) return t.skip(`Node ${process.version} has no crc32 (the code cache is off there)`);
   const data = Buffer.from('V8 bytes '.repeat(100));
   const entry = entryBytes(data, crc32);
   assert.equal(entry.length, ENTRY_HEADER + data.length);
