@@ -27,7 +27,8 @@ before(async () => {
   mkdirSync(bin);
   writeFileSync(join(bin, 'kdyn'), `#!/bin/sh\nexec "${process.execPath}" "${KDYN}" "$@"\n`);
   chmodSync(join(bin, 'kdyn'), 0o755);
-  shellEnv = { HOME: env.dir, PATH: `${bin}:${process.env.PATH}`, KUBECONFIG: env.kubeconfig, TERM: 'xterm' };
+  // A TAB press waits one second for names; a loaded CI machine may need more (docs/configuration.md).
+  shellEnv = { HOME: env.dir, PATH: `${bin}:${process.env.PATH}`, KUBECONFIG: env.kubeconfig, TERM: 'xterm', KDYN_TEST_COMPLETION_TIMEOUT_MS: '30000' };
   // Resource types complete from the discovery cache only: fill it as a first command would.
   const r = await runKdyn(['api-resources'], { env: shellEnv });
   assert.equal(r.code, 0, r.err);

@@ -67,7 +67,8 @@ describe('kubectl kdyn', { skip: hasKubectl() ? false : 'kubectl not on PATH' },
   describe('kubectl kdyn <TAB> (kubectl_complete-kdyn)', () => {
     let completeEnv: Record<string, string>;
     before(async () => {
-      completeEnv = { ...pathEnv, KUBECONFIG: env.kubeconfig };
+      // A TAB press waits one second for names; a loaded CI machine may need more (docs/configuration.md).
+      completeEnv = { ...pathEnv, KUBECONFIG: env.kubeconfig, KDYN_TEST_COMPLETION_TIMEOUT_MS: '30000' };
       // Types complete from the discovery cache, as kdyn's own completion: fill it as a first command would.
       assert.equal((await runKdyn(['api-resources'], { env: completeEnv })).code, 0);
     });

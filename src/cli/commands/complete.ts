@@ -17,6 +17,15 @@ import { resolveGetArgs } from '../../restmapper/args.js';
 /** How long `names` may take (the TAB press waits for it). */
 export const NAMES_TIMEOUT_MS = 1000;
 
+/**
+ * The limit for this run: NAMES_TIMEOUT_MS, or KDYN_TEST_COMPLETION_TIMEOUT_MS (tests only, see
+ * docs/configuration.md: completion tests on a loaded CI machine, where a second is not enough).
+ */
+function limitMs(env: IO['env']): number {
+  const v = env.KDYN_TEST_COMPLETION_TIMEOUT_MS;
+  return v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : NAMES_TIMEOUT_MS;
+}
+
 /** The list's page size (get's default --chunk-size). */
 const NAMES_PAGE_SIZE = 500;
 
@@ -25,9 +34,9 @@ export async function run(args: ParsedArgs, ctx0: Context, io: IO): Promise<numb
   let ctx = ctx0;
   try {
     if (what === 'types' || what === 'names') ctx = await firstOfFleet(args, ctx0, io);
-    if (what === 'types') io.stdout.write(await types(ctx));
+    if (what === 'types') io.stdout.write(await types(ctx, limitMs(io.env)));
     else if (what === 'contexts') io.stdout.write(await contexts(args, io, type));
-    else if (what === 'names' && type) io.stdout.write(await withTimeout(names(args, ctx, type), NAMES_TIMEOUT_MS, ''));
+    else if (what === 'names' && type) io.stdout.write(await withTimeout(names(args, ctx, type), limitMs(io.env), ''));
     else if (what === 'words') io.stdout.write(await completeLine(args.args.slice(1), ctx, io));
   } catch {
     // nothing: a TAB press shows no candidates rather than an error
@@ -39,12 +48,12 @@ export async function run(args: ParsedArgs, ctx0: Context, io: IO): Promise<numb
  * The types that can be read (kubectl's `api-resources --cached --verbs=get -o name`): no `bindings` or
  * `tokenreviews`. As kubectl's `--cached`, from the cache while it is within its TTL (no request);
  * past it, or after kdyn's own write of a CRD or APIService marked it stale, revalidated (ETags),
- * giving up after NAMES_TIMEOUT_MS for whatever the disk holds: never a list older than the TTL
+ * giving up after the limit (NAMES_TIMEOUT_MS) for whatever the disk holds: never a list older than the TTL
  * when the server can answer.
  */
-async function types(ctx: Context): Promise<string> {
+async function types(ctx: Context, limit: number): Promise<string> {
   const [discovery, { formatNames, selectRows }] = await Promise.all([ctx.discovery(), import('../../printers/api-resources.js')]);
-  const live = await withTimeout(discovery.snapshot(), NAMES_TIMEOUT_MS, undefined);
+  const live = await withTimeout(discovery.snapshot(), limit, undefined);
   const snapshot = live ?? (await discovery.snapshot({ cachedOnly: true }));
   return formatNames(selectRows(snapshot, { verbs: ['get'] }));
 }
@@ -135,9 +144,9 @@ async function completeLine(words: string[], ctx: Context, io: IO): Promise<stri
       const parsed = parseArgv(['__complete', 'words', ...connection]);
       own = await firstOfFleet(parsed, createContext(parsed, io, ctx.clock, ctx.logger, { discoveryTimeoutMs: ctx.discoveryTimeoutMs }), io);
       if (plan.kind === 'types') {
-        found = lines(await types(own)).filter((t) => t.startsWith(plan.prefix)).map((t) => t + plan.suffix);
+        found = lines(await types(own, limitMs(io.env))).filter((t) => t.startsWith(plan.prefix)).map((t) => t + plan.suffix);
       } else if (plan.kind === 'names') {
-        const all = lines(await withTimeout(namesOf(parsed, own, plan.type), NAMES_TIMEOUT_MS, ''));
+        const all = lines(await withTimeout(namesOf(parsed, own, plan.type), limitMs(io.env), ''));
         found = all.filter((n) => n.startsWith(plan.prefix) && !plan.exclude.includes(n)).map((n) => plan.before + n);
       } else {
         found = lines(await contexts(parsed, io)).filter((c) => c.startsWith(plan.prefix) && !plan.exclude.includes(c)).map((c) => plan.before + c);
