@@ -8,7 +8,7 @@ import type { IO } from '../core/io.js';
 import type { Logger } from '../core/log.js';
 import type { MergedKubeconfig } from '../kubeconfig/types.js';
 import { compose, type Layers } from '../connect.js';
-import type { ParsedArgs } from './spec.js';
+import type { ParsedArgs } from './command-types.js';
 import { parseDuration } from './duration.js';
 import { DISCOVERY_TIMEOUT_MS } from '../core/timeouts.js';
 

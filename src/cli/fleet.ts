@@ -6,7 +6,7 @@
  */
 import type { IO } from '../core/io.js';
 import { UsageError } from '../core/errors.js';
-import type { ParsedArgs } from './spec.js';
+import type { ParsedArgs } from './command-types.js';
 import { createContext, type Context } from './context.js';
 import { reportError } from './report-error.js';
 import { parseContextSelector } from '../fleet/select.js';

@@ -6,7 +6,7 @@
  */
 import { KdynError, UsageError } from '../core/errors.js';
 import type { GetArgs } from '../restmapper/args.js';
-import type { ParsedArgs } from './spec.js';
+import type { ParsedArgs } from './command-types.js';
 
 export interface SelectionFlags {
   allNamespaces: boolean;

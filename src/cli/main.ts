@@ -11,6 +11,7 @@ import { parseArgv, type ParseResult } from './parse.js';
 import { createContext, type ContextOptions } from './context.js';
 import { reportError } from './report-error.js';
 import { findCommand } from './spec.js';
+import { loadCommand } from './command-runs.js';
 
 /** `prog`: how the user runs kdyn (`kubectl kdyn` when kubectl runs it as a plugin), for usage lines and messages. */
 export async function main(argv: readonly string[], io: IO, prog = 'kdyn'): Promise<number> {
@@ -42,7 +43,7 @@ export async function main(argv: readonly string[], io: IO, prog = 'kdyn'): Prom
   const logger = createLogger(verbosity, io.stderr);
   const ctx = createContext(parsed, io, systemClock, logger, contextOptions(io.env));
   try {
-    const mod = await parsed.spec.load();
+    const mod = await loadCommand(parsed.spec.name);
     const code = await mod.run(parsed, ctx, io);
     return typeof code === 'number' ? code : 0;
   } catch (e) {

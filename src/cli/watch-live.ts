@@ -24,7 +24,7 @@ import { LiveView } from '../live/view.js';
 import { LEAVE } from '../live/ansi.js';
 import type { MultiWatchEvent, MultiWatchOptions, MultiWatchSource } from '../watch/multi.js';
 import type { FleetWatchHooks } from '../fleet/watch.js';
-import type { ParsedArgs } from './spec.js';
+import type { ParsedArgs } from './command-types.js';
 import type { WatchOptions } from './watch-options.js';
 import type { EventPrinter } from '../printers/index.js';
 import { createSorter } from '../printers/sort.js';

@@ -3,7 +3,7 @@
  * --max-events, --request-timeout, --retry-for, and the flags shared with get (./get-flags.ts). Usage errors are
  * thrown here, before any request.
  */
-import type { ParsedArgs } from './spec.js';
+import type { ParsedArgs } from './command-types.js';
 import type { IO } from '../core/io.js';
 import { UsageError } from '../core/errors.js';
 import { parseDuration } from './duration.js';

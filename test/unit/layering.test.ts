@@ -14,6 +14,10 @@
  * import the table does not list fails, and so does a table entry that points up (or sideways). A
  * new folder fails until it is given a layer. A known break is listed in EXCEPTIONS with its reason,
  * and fails once it is no longer needed, so the list only shrinks.
+ *
+ * Inside a folder, files import one another in one direction too: no import circle between the
+ * files of src/ (runtime and type-only imports, static and dynamic import() alike). A known circle is
+ * listed in KNOWN_CIRCLES with its issue, and fails once it is gone.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -155,4 +159,88 @@ test('every import in src/ follows the table', () => {
     [],
     'an exception is no longer needed: remove it from EXCEPTIONS',
   );
+});
+
+/**
+ * Known import circles, by a file every tolerated circle runs through (a circle is tolerated only
+ * when all its files are in that file's folder). Each fails once its circle is gone, so the list only
+ * shrinks. Nothing of src/cli/ may be here.
+ */
+const KNOWN_CIRCLES: Readonly<Record<string, string>> = {
+  // Issue 36 point 2: printers/index.ts holds the output types every printer imports back.
+  'printers/index.ts': 'issue 36: the printers import their shared types back from printers/index.ts',
+};
+
+/** File -> the files of src/ it imports (any kind of import), paths relative to src/ with `/`. */
+function fileGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const files = new Set([...sources(src)].map((p) => relative(src, p).split(sep).join('/')));
+  for (const file of files) {
+    const targets = relativeImports(readFileSync(join(src, file), 'utf8'))
+      .map((spec) => relative(src, resolve(dirname(join(src, file)), spec)).split(sep).join('/').replace(/\.js$/, '.ts'))
+      .filter((t) => files.has(t));
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The import circles of a graph: its strongly connected components of more than one file, or a file importing itself (Tarjan). */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || graph.get(v)?.includes(v)) out.push(component.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+test('the circle finder finds circles through type-only and dynamic imports, and none in a line', () => {
+  const graph = new Map([
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['c.ts']],
+    ['c.ts', ['a.ts', 'd.ts']],
+    ['d.ts', []],
+    ['e.ts', ['e.ts']],
+  ]);
+  assert.deepEqual(circles(graph), [['a.ts', 'b.ts', 'c.ts'], ['e.ts']]);
+  assert.deepEqual(circles(new Map([['a.ts', ['b.ts']], ['b.ts', []]])), []);
+  assert.deepEqual(relativeImports(`import type { P } from './p.js';\nconst m = () => import('./q.js');`), ['./p.js', './q.js']);
+});
+
+test('no import circle between the files of src/ (type-only and dynamic imports included)', (t) => {
+  const found = circles(fileGraph());
+  const used = new Set<string>();
+  const unknown: string[] = [];
+  for (const c of found) {
+    const key = Object.keys(KNOWN_CIRCLES).find((k) => c.includes(k) && c.every((f) => folderOf(f) === folderOf(k)));
+    if (key) {
+      used.add(key);
+      t.diagnostic(`known circle (${KNOWN_CIRCLES[key]}): ${c.length} files: ${c.map((f) => `src/${f}`).join(', ')}`);
+    } else unknown.push(`${c.length} files: ${c.map((f) => `src/${f}`).join(', ')}`);
+  }
+  assert.deepEqual(unknown, [], 'import circles in src/: make the imports point one way (a shared leaf module for what both sides need)');
+  assert.deepEqual(Object.keys(KNOWN_CIRCLES).filter((k) => !used.has(k)), [], 'a known circle is gone: remove it from KNOWN_CIRCLES');
+  assert.ok(Object.keys(KNOWN_CIRCLES).every((k) => folderOf(k) !== 'cli'), 'src/cli/ has no known circle');
 });

@@ -7,7 +7,7 @@
  * group-version, in either discovery mode) prints every available row, one warning per
  * group-version, and exits 0 (1 with --strict).
  */
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { KdynError } from '../../core/errors.js';

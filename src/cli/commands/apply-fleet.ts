@@ -8,7 +8,7 @@
  * `error: context "C": ...` line and a failure of that context. Exit 1 if any object or context failed; 130/143 after
  * SIGINT/SIGTERM.
  */
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import type { Unstructured } from '../../core/unstructured.js';
@@ -20,7 +20,7 @@ import { fleetApply, fleetPlan, type ContextApply } from '../../fleet/apply.js';
 import type { ContextResult } from '../../fleet/fanout.js';
 import { contextErrorLine, contextList, jsonlRecord } from '../../fleet/output.js';
 import { requestDocument } from '../../printers/apply.js';
-import type { ApplyCommandOptions } from './apply.js';
+import type { ApplyCommandOptions } from '../apply-options.js';
 import { clientDryRunSummary, failureLine, objectRef, sharedAuthFailure, summaryLine } from '../../apply/report.js';
 
 /** One object to print: applied (server) or as it would be sent (client dry run). */

@@ -6,59 +6,18 @@
  * exit 1 if any object failed, 130 after SIGINT and 143 after SIGTERM (no new request starts, the
  * ones in flight finish, the summary says what was done).
  */
-import { UsageError } from '../../core/errors.js';
 import type { IO } from '../../core/io.js';
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
-import { parseDuration } from '../duration.js';
-import { createPrinter, readOutput, type ApplyOutput, type ApplyPrinter } from '../../printers/index.js';
+import { createPrinter, type ApplyPrinter } from '../../printers/index.js';
 import { decodeSources, noObjectsError, readSources, readStream } from '../../apply/sources.js';
 import { ManifestError, type Manifest } from '../../apply/manifests.js';
 import { planRequests } from '../../apply/requests.js';
-import { applyManifests, type ApplyOptions, type ApplyResult, type FieldValidation } from '../../apply/apply.js';
+import { applyManifests, type ApplyOptions, type ApplyResult } from '../../apply/apply.js';
 import { failureReason } from '../../apply/conflict.js';
 import { clientDryRunSummary, failureLine, objectRef, summaryLine, waitForApplied } from '../../apply/report.js';
 import { wantsFleet } from '../fleet.js';
-
-export interface ApplyCommandOptions {
-  files: string[];
-  recursive: boolean;
-  output: ApplyOutput;
-  dryRun: 'none' | 'server' | 'client';
-  fieldManager: string;
-  force: boolean;
-  validation: FieldValidation;
-  concurrency: number;
-  wait: boolean;
-  timeoutMs: number;
-  /** Whether --timeout was given (it then also bounds the wait for new CRDs). */
-  timeoutGiven: boolean;
-}
-
-/** Flags -> options; every usage error before any file is read or request made. */
-export function readOptions(flags: ParsedArgs['flags'], explicit: ReadonlySet<string>): ApplyCommandOptions {
-  if (explicit.has('kustomize')) throw new UsageError('-k/--kustomize is not supported: run `kustomize build DIR | kdyn apply -f -`');
-  if (flags['server-side'] === false) throw new UsageError('kdyn apply is server-side apply only: --server-side=false (client-side apply) is not supported');
-  const files = Array.isArray(flags.filename) ? flags.filename : [];
-  if (files.length === 0) throw new UsageError('must specify -f (a file, a directory, or - for stdin)');
-  const concurrency = typeof flags.concurrency === 'number' ? flags.concurrency : 8;
-  if (concurrency < 1) throw new UsageError(`invalid argument "${concurrency}" for "--concurrency" flag: must be at least 1`);
-  const validate = String(flags.validate ?? 'strict');
-  const validation: FieldValidation = validate === 'warn' ? 'Warn' : validate === 'ignore' || validate === 'false' ? 'Ignore' : 'Strict';
-  return {
-    files,
-    recursive: flags.recursive === true,
-    output: readOutput('apply', flags),
-    dryRun: (flags['dry-run'] ?? 'none') as ApplyCommandOptions['dryRun'],
-    fieldManager: typeof flags['field-manager'] === 'string' && flags['field-manager'] ? flags['field-manager'] : 'kdyn',
-    force: flags['force-conflicts'] === true,
-    validation,
-    concurrency,
-    wait: flags.wait === true,
-    timeoutMs: parseDuration(String(flags.timeout ?? '5m'), 'timeout'),
-    timeoutGiven: explicit.has('timeout'),
-  };
-}
+import { readOptions, type ApplyCommandOptions } from '../apply-options.js';
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
   try {

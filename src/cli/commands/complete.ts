@@ -8,7 +8,7 @@
  * (bin/kubectl_complete-kdyn): the whole line, one candidate a line, then `:DIRECTIVE`. Completion must never
  * print an error into the user's command line: every failure prints nothing and exits 0.
  */
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import { createContext, type Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { parseArgv } from '../parse.js';

@@ -1,5 +1,5 @@
 /** `kdyn completion bash|zsh`: prints the shell completion script (see ../completion.ts). */
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { UsageError } from '../../core/errors.js';

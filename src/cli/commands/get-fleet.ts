@@ -3,12 +3,12 @@
  * several namespaces (`-n a,b`): flags -> ../../fleet/get.ts -> stdout; one stderr line per failed
  * context, after the others' output; exit 1 if any failed.
  */
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { GetOutput } from '../../printers/index.js';
 import { fleetRequest } from '../fleet.js';
 import { fleetGet } from '../../fleet/get.js';
-import type { GetOptions } from './get.js';
+import type { GetOptions } from '../get-options.js';
 
 export async function runFleet(args: ParsedArgs, ctx: Context, opts: GetOptions, output: GetOutput): Promise<number> {
   const fleet = await fleetRequest(args, ctx, { namespaces: true });

@@ -5,7 +5,7 @@
  * A 404 on a mapped collection (its CRD was deleted) refreshes discovery and retries with the new
  * mapping; if the name now maps to nothing, the unknown-name error.
  */
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { StatusError } from '../../core/errors.js';
@@ -13,21 +13,11 @@ import type { DynamicClient, ResourceClient } from '../../dynamic/client.js';
 import type { RESTMapper, ResourceMapping } from '../../restmapper/types.js';
 import { parseGetArgs, resolveGetArgs, type GetRequest } from '../../restmapper/args.js';
 import { listError, withFreshMapping } from '../../restmapper/stale.js';
-import { createPrinter, prepareOutput, readOutput, type GetOutput, type GetPrinter } from '../../printers/index.js';
+import { createPrinter, prepareOutput, type GetPrinter } from '../../printers/index.js';
 import { reportError } from '../report-error.js';
 import { wantsFleet } from '../fleet.js';
-import { checkNamesWithSelection, readSelectionFlags, type SelectionFlags } from '../get-flags.js';
-
-export interface GetOptions extends SelectionFlags {
-  /** -o and the printing flags (../../printers/index.ts). */
-  output: GetOutput;
-  ignoreNotFound: boolean;
-}
-
-export function readOptions(flags: ParsedArgs['flags']): GetOptions {
-  const selection = readSelectionFlags(flags); // a bad --chunk-size first, as before
-  return { output: readOutput('get', flags), ...selection, ignoreNotFound: flags['ignore-not-found'] === true };
-}
+import { checkNamesWithSelection } from '../get-flags.js';
+import { readOptions, type GetOptions } from '../get-options.js';
 
 /** What one request resolves to while running (the mapping may change after a refresh). */
 export interface Job {

@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { KdynError, UsageError } from '../../core/errors.js';

@@ -3,7 +3,7 @@
  * line. The client part is printed even when the server cannot be reached; the error follows and
  * the exit code is 1, as kubectl does.
  */
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { KdynError } from '../../core/errors.js';

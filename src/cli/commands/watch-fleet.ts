@@ -8,7 +8,7 @@
  * each context waits until its own objects meet the conditions (or its --timeout): exit 0 when every
  * context met them, 1 with one line per object of a context that timed out.
  */
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { UsageError } from '../../core/errors.js';

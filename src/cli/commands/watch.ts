@@ -15,7 +15,7 @@
  * stream after the DELETED events, with one stderr line; the other types go on, and when none is
  * left the watch exits 0, as kubectl get -w after the DELETED rows (1 with an unmet --for).
  */
-import type { ParsedArgs } from '../spec.js';
+import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { UsageError } from '../../core/errors.js';
