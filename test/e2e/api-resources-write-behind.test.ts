@@ -5,6 +5,7 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalApiServer } from '../support/apiserver/server.js';
@@ -29,6 +30,12 @@ function waitForFile(dir: string, file: string, timeoutMs: number): Promise<bool
   });
 }
 
+/** Resolves once no process has `cacheDir` on its command line (the layout writers get it as an argument), bounded by `timeoutMs`. */
+async function writersDone(cacheDir: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && spawnSync('pgrep', ['-f', cacheDir]).status === 0) await new Promise((r) => setTimeout(r, 50));
+}
+
 describe('kdyn api-resources writes kubectl\'s layout behind (200 extra groups)', () => {
   let env: ServerEnv;
   let server: LocalApiServer;
@@ -38,7 +45,12 @@ describe('kdyn api-resources writes kubectl\'s layout behind (200 extra groups)'
     env = await startServerEnv({ seed: 'demo', extraGroups: 200 }, 'kdyn-e2e-wb-');
     ({ server, dir: home, kubeconfig } = env);
   });
-  after(() => env.stop());
+  // The detached writers (one per run that hands the layout to the background) are waited for
+  // before the home is removed: one still writing would make the removal fail (ENOTEMPTY).
+  after(async () => {
+    await writersDone(join(home, 'cache'), 30_000);
+    await env.stop();
+  });
 
   test('exit 0 with every row; then kubectl --cached reads the layout the writer left', async (t) => {
     const cacheDir = join(home, 'cache');
