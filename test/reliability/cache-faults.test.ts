@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertCacheIntact, assertNoStack, errLines, LEFTOVER, NOBODY, openTo, POOL, startRelEnv, type RelEnv, type Run } from './harness.js';
+import { assertCacheIntact, assertNoStack, errLines, LEFTOVER, NOBODY, nobodyCannotRunNode, openTo, POOL, startRelEnv, type RelEnv, type Run } from './harness.js';
 import { startServer, type LocalApiServer } from '../support/apiserver/server.js';
 import { runKdyn } from '../support/cli.js';
 
@@ -136,7 +136,9 @@ function replaceWithFile(p: string): void {
 
 describe('cache files and directories damaged', { concurrency: POOL }, () => {
   for (const f of faults) {
-    test(f.name, async () => {
+    test(f.name, async (t) => {
+      const cannot = f.unprivileged && IS_ROOT ? nobodyCannotRunNode() : undefined;
+      if (cannot) return t.skip(cannot);
       const cache = warmCopy();
       f.apply(cache);
       let as: { uid: number; kubeconfig: string } | undefined;

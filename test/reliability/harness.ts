@@ -7,6 +7,7 @@
  * kubectl is missing). Cases run a few at a time (`describe`'s concurrency), sharing the server and
  * one warm discovery cache.
  */
+import { spawnSync } from 'node:child_process';
 import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -134,6 +135,19 @@ let caseDirs = 0;
 /** The conventional `nobody`: as root, cases about unreadable files run as this user. */
 export const NOBODY = 65534;
 
+let nobodyCheck: string | undefined | null = null;
+/**
+ * Why NOBODY cannot run this Node binary (it sits under a directory only its owner may search, such
+ * as a Node from the npm registry in root's home), for the cases that must run as NOBODY to skip with
+ * that message; undefined when it can. CI keeps its Node binaries where every user may run them.
+ */
+export function nobodyCannotRunNode(): string | undefined {
+  if (nobodyCheck !== null) return nobodyCheck;
+  const r = spawnSync(process.execPath, ['-e', '0'], { uid: NOBODY, gid: NOBODY, stdio: 'ignore' });
+  nobodyCheck = r.error || r.status !== 0 ? `user nobody cannot run ${process.execPath} (${(r.error as NodeJS.ErrnoException | undefined)?.code ?? `exit ${r.status}`}): put Node where other users may run it (CI keeps it in /var/cache/kdyn-ci)` : undefined;
+  return nobodyCheck;
+}
+
 /**
  * Opens `dir` (recursively, except paths in `keep`) and its ancestors' search bit to other users,
  * and returns a world-readable copy of the kubeconfig in it: for a run as NOBODY.
@@ -176,6 +190,8 @@ async function runBadCase(t: TestContext, c: BadCase, env: RelEnv): Promise<void
   const args = typeof c.args === 'function' ? c.args(dir, ns) : c.args;
   let extraEnv = typeof c.env === 'function' ? c.env(dir) : c.env;
   const uid = c.unprivileged && process.getuid?.() === 0 ? NOBODY : undefined;
+  const cannot = uid !== undefined ? nobodyCannotRunNode() : undefined;
+  if (cannot) return t.skip(cannot);
   if (uid !== undefined) {
     const unreadable = Object.keys(files).map((n) => join(dir, n)).filter((p) => (statSync(p).mode & 0o777) === 0);
     extraEnv = { KUBECONFIG: openTo(dir, env.kubeconfig, unreadable), ...extraEnv };

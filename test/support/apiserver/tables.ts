@@ -5,9 +5,6 @@
  */
 import type { Obj, ServedResource } from './types.js';
 import { compileJsonPath } from './jsonpath.js';
-import { humanDuration } from '../../../src/live/age.js';
-
-export { humanDuration };
 
 export interface Column {
   name: string;
@@ -29,6 +26,37 @@ const IMAGES_DOC = 'Images referenced by each container in the template.';
 const col = (name: string, type: string, description: string, priority = 0, format = ''): Column => ({ name, type, format, description, priority });
 const NAME_COL = col('Name', 'string', NAME_DOC, 0, 'name');
 const AGE_COL = col('Age', 'string', CREATED_DOC);
+
+/** apimachinery's duration.HumanDuration (the server's own copy: test/support/apiserver imports nothing from src/). */
+export function humanDuration(ms: number): string {
+  const seconds = Math.trunc(ms / 1000);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.trunc(seconds / 60);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.trunc(minutes / 60);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const dy = Math.trunc(hours / 24) % 365;
+    const y = Math.trunc(hours / 24 / 365);
+    return dy === 0 ? `${y}y` : `${y}y${dy}d`;
+  }
+  return `${Math.trunc(hours / 24 / 365)}y`;
+}
 
 /** The printers' translateTimestampSince. */
 export function age(ts: unknown, now: number): string {
