@@ -2,6 +2,8 @@
  * What the differential TLS tests share: a seeded generator, and kdyn's verdict on a server through
  * the library's transport (a token that must never reach a refused server).
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log.js';
 import { tokenProvider } from '../../../src/kubeconfig/credentials.js';
@@ -45,4 +47,14 @@ export async function kdynVerdict(server: string, tls: RestConfig['tls']): Promi
   } finally {
     t.close();
   }
+}
+
+/**
+ * An empty directory for kubectl's SSL_CERT_DIR: Go reads every file of that directory as roots, and
+ * the test's own directory holds the other cases' CA files (written by workers running at once).
+ */
+export function emptyCertDir(dir: string): string {
+  const empty = join(dir, 'empty-cert-dir');
+  mkdirSync(empty, { recursive: true });
+  return empty;
 }

@@ -29,7 +29,7 @@ import { runCommand, runKdyn } from '../../support/cli.js';
 import { DAY, issue, loadKeys, type CertSpec, type Issued } from './certs.js';
 import { adversarialCases, type DiffCase } from './tls-adversarial.js';
 import { SERVE_ANY_SIGNATURE } from './tls-server.js';
-import { kdynVerdict, rng, type Verdict } from './tls-diff-support.js';
+import { emptyCertDir, kdynVerdict, rng, type Verdict } from './tls-diff-support.js';
 
 const CASES = 240;
 const ADVERSARIAL = 160;
@@ -196,7 +196,7 @@ async function systemRootsVerdicts(kubectl: string, c: DiffCase, port: number, d
   const env = { HOME: dir, PATH: process.env.PATH ?? '/usr/bin:/bin' };
   const args = ['version', '-o', 'json', '--kubeconfig', file, '--request-timeout', '20s'];
   // One after the other: the server's byte count after kdyn's run is kdyn's alone.
-  const theirs = await runCommand(kubectl, args, { env: { ...env, SSL_CERT_FILE: caFile, SSL_CERT_DIR: dir }, timeoutMs: 60_000 });
+  const theirs = await runCommand(kubectl, args, { env: { ...env, SSL_CERT_FILE: caFile, SSL_CERT_DIR: emptyCertDir(dir) }, timeoutMs: 60_000 });
   beforeKdyn();
   const mine = await runKdyn(args, { env: { ...env, NODE_EXTRA_CA_CERTS: caFile }, timeoutMs: 60_000 });
   return {

@@ -18,7 +18,7 @@ import { runCommand, runKdyn } from '../../support/cli.js';
 import { build, key, OIDS } from './der-certs.js';
 import { goClasses, type GoCase } from './tls-go-classes.js';
 import { SERVE_ANY_SIGNATURE } from './tls-server.js';
-import { kdynVerdict, rng, type Verdict } from './tls-diff-support.js';
+import { emptyCertDir, kdynVerdict, rng, type Verdict } from './tls-diff-support.js';
 
 const SEED = Number(process.env.KDYN_TLS_DIFF_SEED ?? 20261127);
 const WORKERS = 3;
@@ -172,7 +172,7 @@ test(`TLS (issue 33): kdyn never accepts where kubectl refuses, on the generated
             // One file per case and variant: the variants of a case run on other workers at the same time.
             const caFile = join(dir, `ca-${c.id}-${sysMode.replace(/\W+/g, '-')}.pem`);
             writeFileSync(caFile, c.caPem);
-            const theirsSys = await runCommand(kubectl.path, versionArgs(sysFile), { env: { ...env, SSL_CERT_FILE: caFile, SSL_CERT_DIR: dir }, timeoutMs: 60_000 });
+            const theirsSys = await runCommand(kubectl.path, versionArgs(sysFile), { env: { ...env, SSL_CERT_FILE: caFile, SSL_CERT_DIR: emptyCertDir(dir) }, timeoutMs: 60_000 });
             w.bytes = 0;
             w.clientCerts = 0;
             const mineSys = await runKdyn(versionArgs(sysFile), { env: { ...env, NODE_EXTRA_CA_CERTS: caFile }, timeoutMs: 60_000 });
