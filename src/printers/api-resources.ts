@@ -5,7 +5,7 @@
  * rows' `-o json` and `-o yaml` are get's encoders (./json.ts, ./yaml.ts).
  */
 import type { IO } from '../core/io.js';
-import type { ApiResourcesOutput, RowPrinter } from './index.js';
+import type { ApiResourcesOutput, ResourceRow, RowPrinter } from './types.js';
 import { formatColumns } from './columns.js';
 import { toJSON } from './json.js';
 
@@ -20,18 +20,7 @@ export interface ResourceSource {
   resources: ReadonlyMap<string, ReadonlyArray<Omit<ResourceRow, 'apiVersion' | 'group'>>>;
 }
 
-export interface ResourceRow {
-  name: string;
-  shortNames: string[];
-  /** `v1` or `group/version`. */
-  apiVersion: string;
-  group: string;
-  namespaced: boolean;
-  kind: string;
-  verbs: string[];
-  categories: string[];
-  singularName: string;
-}
+export type { ResourceRow } from './types.js';
 
 export interface RowFilters {
   /** Exact group; '' selects the core group (undefined: no filter). */

@@ -7,7 +7,7 @@
  */
 import type { IO } from '../core/io.js';
 import type { Unstructured } from '../core/unstructured.js';
-import type { AppliedObject, ApplyOutput, ApplyPrintContext, ApplyPrinter } from './index.js';
+import type { AppliedObject, ApplyOutput, ApplyPrintContext, ApplyPrinter } from './types.js';
 import { createObjectPrinter } from './objects.js';
 
 export async function createApplyPrinter(o: ApplyOutput, ctx: ApplyPrintContext, io: IO): Promise<ApplyPrinter> {

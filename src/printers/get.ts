@@ -12,7 +12,7 @@ import type { IO } from '../core/io.js';
 import type { Table } from '../core/table.js';
 import type { Unstructured } from '../core/unstructured.js';
 import type { GroupKind } from './name.js';
-import type { GetOutput, GetPrintContext, GetPrinter, PrintedResource } from './index.js';
+import type { GetOutput, GetPrintContext, GetPrinter, PrintedResource } from './types.js';
 import { createObjectPrinter } from './objects.js';
 import { TableAccumulator } from './table.js';
 

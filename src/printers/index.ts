@@ -12,24 +12,27 @@
  */
 import { UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
-import type { Table } from '../core/table.js';
-import type { Unstructured } from '../core/unstructured.js';
-import type { GroupKind } from './name.js';
-import type { Sorter } from './sort.js';
-import type { ResourceRow } from './api-resources.js';
-import type { PrintedEvent, WatchFormat } from './watch.js';
-import type { ResumeInfo, RetryInfo } from './watch-notices.js';
-import { asUsageError, compileTemplate, readTemplate, withTemplate, type CompiledTemplate, type TemplateFormat } from './template.js';
+import { asUsageError, compileTemplate, readTemplate, withTemplate } from './template.js';
+import type {
+  ApiResourcesOutput,
+  ApplyOutput,
+  ApplyPrintContext,
+  ApplyPrinter,
+  EventPrinter,
+  GetOutput,
+  GetPrintContext,
+  GetPrinter,
+  OutputFormat,
+  OutputSpec,
+  Printer,
+  RowPrinter,
+  TemplateFormat,
+  WatchFormat,
+  WatchOutput,
+  WatchPrintContext,
+} from './types.js';
 
-export type OutputFormat =
-  | { type: 'table'; wide: boolean }
-  | { type: 'name' }
-  | { type: 'json' }
-  | { type: 'yaml' }
-  | { type: 'jsonl' }
-  | { type: 'jsonpath'; template?: string; file?: string; asJSON?: boolean }
-  | { type: 'go-template'; template?: string; file?: string }
-  | { type: 'custom-columns'; spec?: string; file?: string };
+export type * from './types.js';
 
 export const ALLOWED_FORMATS = [
   'custom-columns', 'custom-columns-file', 'go-template', 'go-template-file', 'json', 'jsonl', 'jsonpath', 'jsonpath-as-json',
@@ -77,50 +80,6 @@ export type CommandKind = 'get' | 'watch' | 'api-resources' | 'apply';
 
 /** The command line's flags (by long name); the printing ones are read here. */
 export type OutputFlags = Readonly<Record<string, unknown>>;
-
-interface TemplateOutput {
-  allowMissingKeys: boolean;
-  /** A jsonpath, go-template or custom-columns -o: its format, its text once read, and compiled. */
-  template?: { format: TemplateFormat; text?: string; compiled?: CompiledTemplate };
-}
-
-export interface GetOutput extends TemplateOutput {
-  kind: 'get';
-  format: OutputFormat;
-  noHeaders: boolean;
-  showLabels: boolean;
-  labelColumns: string[];
-  showKind: boolean;
-  showManagedFields: boolean;
-  sortBy?: string;
-  /** `--sort-by` compiled (by prepareOutput). */
-  sorter?: Sorter;
-}
-
-export interface WatchOutput extends TemplateOutput {
-  kind: 'watch';
-  /** 'template' for a jsonpath or go-template -o. */
-  format: WatchFormat;
-  /** -o was given. */
-  explicit: boolean;
-  noHeaders: boolean;
-  showManagedFields: boolean;
-}
-
-export interface ApiResourcesOutput {
-  kind: 'api-resources';
-  format: '' | 'wide' | 'name' | 'json' | 'yaml';
-  noHeaders: boolean;
-}
-
-export interface ApplyOutput {
-  kind: 'apply';
-  /** 'text': one `kind.group/name serverside-applied` line per object. */
-  format: 'text' | 'name' | 'json' | 'yaml' | 'jsonl';
-  showManagedFields: boolean;
-}
-
-export type OutputSpec = GetOutput | WatchOutput | ApiResourcesOutput | ApplyOutput;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -197,90 +156,6 @@ export async function prepareOutput<O extends OutputSpec>(o: O, io: IO): Promise
 }
 
 /** What a printer prints a page for: one resource (a job of `get`), its mapping read when printed. */
-export interface PrintedResource {
-  readonly mapping: { readonly gvk: GroupKind; readonly namespaced: boolean };
-}
-
-/** Every printer: end() writes what was held back (a List's tail, sorted objects, tables, a template's output). */
-export interface Printer {
-  end(): void;
-}
-
-/** `get`: pages of one resource's objects, or (default and wide output) the server's Tables. */
-export interface GetPrinter extends Printer {
-  page(page: readonly Unstructured[] | Table, resource: PrintedResource): void;
-}
-
-export interface GetPrintContext {
-  /** The user named exactly one object: print it, not a List (kubectl's singleItemImplied). */
-  singleItemImplied: boolean;
-  ignoreNotFound: boolean;
-  /** -A */
-  allNamespaces: boolean;
-  /** The namespace listed in (`No resources found in NS namespace.`). */
-  namespace: string | undefined;
-  /** The run's errors so far: `No resources found` is said only when there are none. */
-  errors: readonly unknown[];
-}
-
-/** `watch` and `get -w`: events as they arrive, stdout batched; stderr notices flush it first. */
-export interface EventPrinter extends Printer {
-  /** Events that arrived together (a table prints them as one block). */
-  event(events: readonly PrintedEvent[]): void;
-  /** Other stdout text (--for's report). */
-  text(text: string): void;
-  /** A stderr line, after the events before it. */
-  notice(text: string): void;
-  /** A watcher's failed attempt and its answer again: the outage notices of `source` (./watch-notices.ts). */
-  retry(source: WatchedSource, info: RetryInfo): void;
-  resume(source: WatchedSource, info: ResumeInfo): void;
-}
-
-/** One watched target (a type, or one object of it): notices are kept apart per source. */
-export interface WatchedSource {
-  readonly type: string;
-}
-
-export interface WatchPrintContext {
-  /** The event type with each object (`kdyn watch`, `--output-watch-events`). */
-  events: boolean;
-  withNamespace: boolean;
-  withKind: boolean;
-  keepManagedFields: boolean;
-  /** Print nothing for the events (--for without -o). */
-  quiet: boolean;
-  /** -v=1: every failed attempt on stderr. */
-  verbose: boolean;
-}
-
-/** `api-resources`: the rows. */
-export interface RowPrinter extends Printer {
-  page(rows: readonly ResourceRow[]): void;
-}
-
-/** `apply`: each object as applied, in input order. */
-export interface ApplyPrinter extends Printer {
-  page(results: readonly AppliedObject[]): void;
-}
-
-export interface AppliedObject {
-  /** `kind.group/name` */
-  ref: string;
-  unchanged: boolean;
-  /** The server's answer (a client dry run: the body that would be sent). */
-  object: Unstructured;
-  /** A client dry run: the request that would carry it. */
-  request?: { method: string; path: string; query: Record<string, string> };
-}
-
-export interface ApplyPrintContext {
-  /** --dry-run=server: ` (server dry run)` after each line. */
-  serverDryRun: boolean;
-  /** --dry-run=client: the objects as they would be sent (the text output: the requests). */
-  clientDryRun: boolean;
-}
-
-/** Step 3: the printer, writing to io.stdout. */
 export async function createPrinter(o: GetOutput, context: GetPrintContext, io: IO): Promise<GetPrinter>;
 export async function createPrinter(o: WatchOutput, context: WatchPrintContext, io: IO): Promise<EventPrinter>;
 export async function createPrinter(o: ApiResourcesOutput, context: undefined, io: IO): Promise<RowPrinter>;

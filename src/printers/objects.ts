@@ -6,7 +6,7 @@
  */
 import type { Unstructured } from '../core/unstructured.js';
 import type { GroupKind } from './name.js';
-import type { OutputFormat } from './index.js';
+import type { OutputFormat } from './types.js';
 import { compileTemplate, type CompiledTemplate } from './template.js';
 
 /** Prints objects page by page. */

@@ -9,15 +9,11 @@ import type { Table, TableRow } from '../core/table.js';
 import type { Unstructured } from '../core/unstructured.js';
 import { compileJSONPath, relaxedJSONPathExpression, type JSONPathTemplate } from '../jsonpath/index.js';
 
+import type { Sorter } from './types.js';
+
 export class SortError extends KdynError {}
 
-export interface Sorter {
-  readonly field: string;
-  /** Sorts objects in place (stable). */
-  sortObjects(objs: Unstructured[]): void;
-  /** Sorts a Table's rows in place by each row's `object` (requested with includeObject=Object). */
-  sortTable(table: Table): void;
-}
+export type { Sorter } from './types.js';
 
 const MISSING = Symbol('missing');
 type Key = unknown | typeof MISSING;

@@ -9,16 +9,9 @@ import { resolve as resolvePath } from 'node:path';
 import type { IO } from '../core/io.js';
 import { KdynError, UsageError } from '../core/errors.js';
 import { pathError } from '../core/fs-errors.js';
-import type { CustomColumn } from './custom-columns.js';
-import type { JSONPathTemplate } from '../jsonpath/index.js';
-import type { OutputFormat } from './index.js';
+import type { CompiledTemplate, TemplateFormat } from './types.js';
 
-export type TemplateFormat = Extract<OutputFormat, { type: 'jsonpath' | 'go-template' | 'custom-columns' }>;
-
-/** A compiled template: a JSONPath or Go template applied to one value, or custom columns. */
-export type CompiledTemplate =
-  | { type: 'value'; run: (data: unknown) => string }
-  | { type: 'columns'; columns: CustomColumn[]; templates: JSONPathTemplate[] };
+export type { CompiledTemplate, TemplateFormat } from './types.js';
 
 /** kubectl's `--template`: the template of `-o go-template`, `-o jsonpath`, ... given without `=`. */
 export function withTemplate(output: string | undefined, template: string | undefined): string | undefined {

@@ -6,17 +6,8 @@
 import type { IO } from '../core/io.js';
 import { StatusError, oneLine } from '../core/errors.js';
 
-export interface RetryInfo {
-  error: unknown;
-  delayMs: number;
-  failures: number;
-  unreachable: boolean;
-  retryForMs?: number;
-}
-
-export interface ResumeInfo {
-  failingMs: number;
-}
+export type { ResumeInfo, RetryInfo } from './types.js';
+import type { ResumeInfo, RetryInfo } from './types.js';
 
 /** The server's words for a 410 (`too old resource version: 5 (12)`). */
 export function expiredText(e: Error): string {

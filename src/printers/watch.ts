@@ -21,11 +21,11 @@ import { formatColumns, type RememberedWidths } from './columns.js';
 import { objectName, type GroupKind } from './name.js';
 import { TABWRITER_MIN_WIDTH, TableAccumulator } from './table.js';
 import { goJSON, toJSON } from './json.js';
-import type { EventPrinter, WatchedSource, WatchOutput, WatchPrintContext } from './index.js';
+import type { EventPrinter, PrintedEvent, WatchedSource, WatchFormat, WatchOutput, WatchPrintContext } from './types.js';
 import { outageNotices } from './watch-notices.js';
 import type { IO } from '../core/io.js';
 
-export type WatchFormat = 'table' | 'wide' | 'name' | 'json' | 'yaml' | 'jsonl' | 'template';
+export type { PrintedEvent, WatchFormat } from './types.js';
 
 export interface WatchPrinterOptions {
   format: WatchFormat;
@@ -40,13 +40,6 @@ export interface WatchPrinterOptions {
   keepManagedFields?: boolean;
   /** format 'template': the compiled template (./template.ts). */
   render?: (data: unknown) => string;
-}
-
-export interface PrintedEvent {
-  type: string;
-  /** The object, or a one-row Table for table formats. */
-  object: Unstructured | Table;
-  gk: GroupKind;
 }
 
 const EVENT_CELLS: Record<string, string> = { ADDED: 'ADDED   ', MODIFIED: 'MODIFIED', DELETED: 'DELETED ', ERROR: 'ERROR   ' };
