@@ -62,7 +62,7 @@ export class DerReader {
 
   /** The next element if its tag is `tag` (else nothing is consumed). */
   read(tag: number): Element | undefined {
-    if (this.peek() !== tag) return undefined;
+    if (this.empty() || this.buf[this.at] !== tag) return undefined;
     return this.any();
   }
 

@@ -532,7 +532,7 @@ function parseExtension(body: Buffer): RawExtension {
   const oid = o ? oidOf(o) : undefined;
   if (!oid) fail('x509: malformed extension OID field');
   let critical = false;
-  if (r.peek() === TAG.BOOLEAN || (!r.empty() && r.rest()[0] === TAG.BOOLEAN)) {
+  if (!r.empty() && r.rest()[0] === TAG.BOOLEAN) {
     const b = r.any();
     const v = b ? boolOf(b) : undefined;
     if (v === undefined) fail('x509: malformed extension critical field');

@@ -2,7 +2,7 @@
  * What the differential TLS tests share: a seeded generator, and kdyn's verdict on a server through
  * the library's transport (a token that must never reach a refused server).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log.js';
@@ -57,4 +57,42 @@ export function emptyCertDir(dir: string): string {
   const empty = join(dir, 'empty-cert-dir');
   mkdirSync(empty, { recursive: true });
   return empty;
+}
+
+export interface KubeconfigCase {
+  host: string;
+  caPem: string;
+  serverName?: string;
+}
+
+/**
+ * The kubeconfig of a case for `kubectl version` (or kdyn's CLI) at `file`: the case's CA unless
+ * `systemRoots`, its tls-server-name, a token, and the client certificate when one is given.
+ */
+export function writeKubeconfig(file: string, c: KubeconfigCase, port: number, o: { systemRoots?: boolean; client?: { certPem: string; keyPem: string } } = {}): string {
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '- name: c',
+      '  cluster:',
+      `    server: https://${c.host}:${port}`,
+      ...(o.systemRoots ? [] : [`    certificate-authority-data: ${b64(c.caPem)}`]),
+      ...(c.serverName ? [`    tls-server-name: ${JSON.stringify(c.serverName)}`] : []),
+      'users:',
+      '- name: u',
+      '  user:',
+      '    token: secret-token',
+      ...(o.client ? [`    client-certificate-data: ${b64(o.client.certPem)}`, `    client-key-data: ${b64(o.client.keyPem)}`] : []),
+      'contexts:',
+      '- name: x',
+      '  context: {cluster: c, user: u}',
+      'current-context: x',
+      '',
+    ].join('\n'),
+  );
+  return file;
 }

@@ -29,7 +29,7 @@ import { runCommand, runKdyn } from '../../support/cli.js';
 import { DAY, issue, loadKeys, type CertSpec, type Issued } from './certs.js';
 import { adversarialCases, type DiffCase } from './tls-adversarial.js';
 import { SERVE_ANY_SIGNATURE } from './tls-server.js';
-import { emptyCertDir, kdynVerdict, rng, type Verdict } from './tls-diff-support.js';
+import { emptyCertDir, kdynVerdict, rng, writeKubeconfig, type Verdict } from './tls-diff-support.js';
 
 const CASES = 240;
 const ADVERSARIAL = 160;
@@ -150,34 +150,12 @@ function kdynAccepts(c: DiffCase, port: number): Promise<Verdict> {
 }
 
 /** A kubeconfig for the case; with `systemRoots`, none of the CA (the tools' system roots hold it). */
-function writeKubeconfig(c: DiffCase, port: number, dir: string, systemRoots = false): string {
-  const file = join(dir, `kubeconfig-${c.id}${systemRoots ? '-system' : ''}`);
-  writeFileSync(
-    file,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      '- name: c',
-      '  cluster:',
-      `    server: https://${c.host}:${port}`,
-      ...(systemRoots ? [] : [`    certificate-authority-data: ${Buffer.from(c.caPem).toString('base64')}`]),
-      ...(c.serverName ? [`    tls-server-name: ${c.serverName}`] : []),
-      'users:',
-      '- name: u',
-      '  user: {token: secret-token}',
-      'contexts:',
-      '- name: x',
-      '  context: {cluster: c, user: u}',
-      'current-context: x',
-      '',
-    ].join('\n'),
-  );
-  return file;
+function kubeconfigFor(c: DiffCase, port: number, dir: string, systemRoots = false): string {
+  return writeKubeconfig(join(dir, `kubeconfig-${c.id}${systemRoots ? '-system' : ''}`), c, port, { systemRoots });
 }
 
 async function kubectlAccepts(kubectl: string, c: DiffCase, port: number, dir: string): Promise<Verdict> {
-  const file = writeKubeconfig(c, port, dir);
+  const file = kubeconfigFor(c, port, dir);
   const r = await runCommand(kubectl, ['version', '-o', 'json', '--kubeconfig', file, '--request-timeout', '20s'], {
     env: { HOME: dir, PATH: process.env.PATH ?? '/usr/bin:/bin' },
     timeoutMs: 60_000,
@@ -190,7 +168,7 @@ async function kubectlAccepts(kubectl: string, c: DiffCase, port: number, dir: s
  * system pool is then that file), kdyn's CLI through NODE_EXTRA_CA_CERTS (Node's roots plus it).
  */
 async function systemRootsVerdicts(kubectl: string, c: DiffCase, port: number, dir: string, beforeKdyn: () => void): Promise<{ kdyn: Verdict; kubectl: Verdict }> {
-  const file = writeKubeconfig(c, port, dir, true);
+  const file = kubeconfigFor(c, port, dir, true);
   const caFile = join(dir, `ca-${c.id}.pem`);
   writeFileSync(caFile, c.caPem);
   const env = { HOME: dir, PATH: process.env.PATH ?? '/usr/bin:/bin' };

@@ -18,7 +18,7 @@ import { runCommand, runKdyn } from '../../support/cli.js';
 import { build, key, OIDS } from './der-certs.js';
 import { goClasses, type GoCase } from './tls-go-classes.js';
 import { SERVE_ANY_SIGNATURE } from './tls-server.js';
-import { emptyCertDir, kdynVerdict, rng, type Verdict } from './tls-diff-support.js';
+import { emptyCertDir, kdynVerdict, rng, writeKubeconfig, type Verdict } from './tls-diff-support.js';
 
 const SEED = Number(process.env.KDYN_TLS_DIFF_SEED ?? 20261127);
 const WORKERS = 3;
@@ -81,32 +81,7 @@ function kdynInProcess(c: GoCase, port: number, client: Client | undefined): Pro
 }
 
 function kubeconfig(c: GoCase, port: number, dir: string, client: Client | undefined, systemRoots: boolean, tag: string): string {
-  const file = join(dir, `kubeconfig-${c.id}-${tag}`);
-  const b64 = (s: string) => Buffer.from(s).toString('base64');
-  writeFileSync(
-    file,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      '- name: c',
-      '  cluster:',
-      `    server: https://${c.host}:${port}`,
-      ...(systemRoots ? [] : [`    certificate-authority-data: ${b64(c.caPem)}`]),
-      ...(c.serverName ? [`    tls-server-name: ${JSON.stringify(c.serverName)}`] : []),
-      'users:',
-      '- name: u',
-      '  user:',
-      '    token: secret-token',
-      ...(client ? [`    client-certificate-data: ${b64(client.certPem)}`, `    client-key-data: ${b64(client.keyPem)}`] : []),
-      'contexts:',
-      '- name: x',
-      '  context: {cluster: c, user: u}',
-      'current-context: x',
-      '',
-    ].join('\n'),
-  );
-  return file;
+  return writeKubeconfig(join(dir, `kubeconfig-${c.id}-${tag}`), c, port, { systemRoots, ...(client ? { client } : {}) });
 }
 
 const lastLine = (text: string) => text.trim().split('\n').pop()?.replace(/^error: /, '') ?? '';
