@@ -56,7 +56,9 @@ if (files.length === 0) {
 // not remove, which fails the run.
 const testTmp = mkdtempSync(join(tmpdir(), 'kdyn-test-run-'));
 chmodSync(testTmp, 0o1777);
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: testTmp } });
+// TAP on stdout as before; then the failures again, at the end, where CI's tail shows them.
+const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${join(root, 'scripts/failures-reporter.mjs')}`, '--test-reporter-destination=stdout'];
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...reporters, ...files], { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: testTmp } });
 // node-compile-cache is not a test's: npm 11's lib/cli.js calls module.enableCompileCache(), whose
 // default directory is $TMPDIR/node-compile-cache, when a test runs npm (e2e package-contents).
 const TOOLCHAIN_CACHES = new Set(['node-compile-cache']);
