@@ -17,7 +17,7 @@ export { forEachContext, type ForEachContextOptions } from './connect-contexts.j
 export { resolveContexts, listContexts, type KubeconfigContexts } from './fleet/contexts.js';
 export { fanOut, ContextTimeoutError, ContextNotStartedError, DEFAULT_CONTEXT_CONCURRENCY, type ContextResult, type FanOutOptions } from './fleet/fanout.js';
 export { parseContextSelector, selectContexts, type ContextSelector } from './fleet/select.js';
-export { withLeadingColumns, jsonlRecord, jsonlEvent, contextList, prefixLines } from './fleet/output.js';
+export { withLeadingColumns, jsonlRecord, jsonlEvent, contextList, prefixLines } from './printers/envelopes.js';
 
 // The dynamic client.
 export { DynamicClient, ResourceClient, TABLE_ACCEPT, JSON_ACCEPT, normalizeList, parseWarningHeaders } from './dynamic/client.js';

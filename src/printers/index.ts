@@ -1,18 +1,21 @@
 /**
- * The output module: every command's `-o` in one place. A command gives its kind and its flags:
- * 1. `readOutput(kind, flags)` reads `-o` (with `--template`), `--no-headers` and the other printing
- *    flags; a format the command cannot print is a UsageError (exit 2);
+ * The output module: every `-o` format in one place. It knows formats, never commands or flags:
+ * 1. the command line turns its flags into typed options (../cli/print-flags.ts, kubectl's
+ *    PrintFlags): an OutputSpec saying what is printed (objects, events, API resources, applied
+ *    objects) and how; `parseOutputFormat` reads kubectl's `-o` grammar, and a format that cannot
+ *    print that kind of output is a UsageError (exit 2);
  * 2. `prepareOutput(output, io)`, still before any request, reads template files and compiles the
  *    JSONPath, Go template, custom-columns spec or `--sort-by` once for the run (one that does not
  *    parse is a UsageError; `get`'s Go template is compiled with the printer, exit 1 as kubectl);
  * 3. `createPrinter(output, context, io)`, once the command knows what it prints, gives the
- *    `Printer` that writes stdout: `page()` per page (get's objects or server Tables, api-resources'
- *    rows, apply's objects), `event()` per batch of watch events, `end()` for what was held back.
+ *    `Printer` that writes stdout: `page()` per page (objects or server Tables of a context,
+ *    API resource rows, applied objects), `event()` per batch of watch events, `end()` for what was
+ *    held back. Output over several contexts is decorated with the context (./context.ts).
  * Each format's and each kind's module is imported only when used.
  */
 import { UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
-import { asUsageError, compileTemplate, readTemplate, withTemplate } from './template.js';
+import { asUsageError, compileTemplate, readTemplate } from './template.js';
 import type {
   ApiResourcesOutput,
   ApplyOutput,
@@ -25,6 +28,7 @@ import type {
   OutputFormat,
   OutputSpec,
   Printer,
+  RowPrintContext,
   RowPrinter,
   TemplateFormat,
   WatchFormat,
@@ -76,63 +80,16 @@ export function parseOutputFormat(output: string | undefined): OutputFormat {
   throw new UsageError(`unable to match a printer suitable for the output format "${o}", allowed formats are: ${ALLOWED_FORMATS.join(',')}`);
 }
 
-export type CommandKind = 'get' | 'watch' | 'api-resources' | 'apply';
-
-/** The command line's flags (by long name); the printing ones are read here. */
-export type OutputFlags = Readonly<Record<string, unknown>>;
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** Step 1: the printing flags of `kind`, checked (sync). */
-export function readOutput(kind: 'get', flags: OutputFlags): GetOutput;
-export function readOutput(kind: 'watch', flags: OutputFlags): WatchOutput;
-export function readOutput(kind: 'api-resources', flags: OutputFlags): ApiResourcesOutput;
-export function readOutput(kind: 'apply', flags: OutputFlags): ApplyOutput;
-export function readOutput(kind: CommandKind, f: OutputFlags): OutputSpec {
-  const output = withTemplate(str(f.output), str(f.template));
-  const allowMissingKeys = f['allow-missing-template-keys'] !== false;
-  switch (kind) {
-    case 'get': {
-      const format = parseOutputFormat(output);
-      return {
-        kind,
-        format,
-        noHeaders: f['no-headers'] === true,
-        showLabels: f['show-labels'] === true,
-        labelColumns: Array.isArray(f['label-columns']) ? f['label-columns'].filter((l): l is string => typeof l === 'string' && l !== '') : [],
-        sortBy: str(f['sort-by']),
-        showKind: f['show-kind'] === true,
-        showManagedFields: f['show-managed-fields'] === true,
-        allowMissingKeys,
-        template: format.type === 'jsonpath' || format.type === 'go-template' || format.type === 'custom-columns' ? { format } : undefined,
-      };
-    }
-    case 'watch': {
-      let format = (output ?? 'table') as WatchFormat;
-      let template: TemplateFormat | undefined;
-      if (!WATCH_FORMATS.includes(format) || output === 'table') {
-        template = watchTemplateFormat(output);
-        if (!template) throw new UsageError(`unable to match a printer suitable for the output format "${output}" with a watch, allowed formats are: ${WATCH_OUTPUTS.join(',')}`);
-        format = 'template';
-      }
-      return {
-        kind,
-        format,
-        explicit: output !== undefined,
-        noHeaders: f['no-headers'] === true,
-        showManagedFields: f['show-managed-fields'] === true,
-        allowMissingKeys,
-        template: template && { format: template },
-      };
-    }
-    case 'api-resources': {
-      const format = typeof f.output === 'string' ? f.output : '';
-      if (format !== '' && format !== 'wide' && format !== 'name' && format !== 'json' && format !== 'yaml') throw new UsageError(`--output ${format} is not available`);
-      return { kind, format, noHeaders: f['no-headers'] === true };
-    }
-    case 'apply':
-      return { kind, format: (str(f.output) ?? 'text') as ApplyOutput['format'], showManagedFields: f['show-managed-fields'] === true };
-  }
+/**
+ * A watch's `-o` (undefined: not given): the plain formats print each event as is, a jsonpath or
+ * go-template (with its file forms) is 'template'; anything else (custom columns included) is a UsageError.
+ */
+export function parseWatchFormat(output: string | undefined): { format: WatchFormat; template?: TemplateFormat } {
+  const format = (output ?? 'table') as WatchFormat;
+  if (WATCH_FORMATS.includes(format) && output !== 'table') return { format };
+  const template = watchTemplateFormat(output);
+  if (!template) throw new UsageError(`unable to match a printer suitable for the output format "${output}" with a watch, allowed formats are: ${WATCH_OUTPUTS.join(',')}`);
+  return { format: 'template', template };
 }
 
 /**
@@ -142,35 +99,45 @@ export function readOutput(kind: CommandKind, f: OutputFlags): OutputSpec {
  */
 export async function prepareOutput<O extends OutputSpec>(o: O, io: IO): Promise<O> {
   // Load get's printing half while the command reads discovery (a failed import surfaces in createPrinter).
-  if (o.kind === 'get') import('./get.js').catch(() => undefined);
-  if (o.kind === 'get' && o.sortBy) {
+  if (o.kind === 'objects') import('./context.js').catch(() => undefined);
+  if (o.kind === 'objects' && o.sortBy) {
     const sortBy = o.sortBy;
     o.sorter = await asUsageError(async () => (await import('./sort.js')).createSorter(sortBy));
   }
-  if ((o.kind === 'get' || o.kind === 'watch') && o.template) {
+  if ((o.kind === 'objects' || o.kind === 'events') && o.template) {
     const t = o.template;
     t.text = await readTemplate(t.format, io);
-    if (o.kind === 'watch' || t.format.type !== 'go-template') t.compiled = await asUsageError(() => compileTemplate(t.format, t.text!, o.allowMissingKeys));
+    if (o.kind === 'events' || t.format.type !== 'go-template') t.compiled = await asUsageError(() => compileTemplate(t.format, t.text!, o.allowMissingKeys));
   }
   return o;
 }
 
-/** What a printer prints a page for: one resource (a job of `get`), its mapping read when printed. */
+/** Step 3: the printer, writing to io.stdout (objects over one or more contexts: ./context.ts). */
 export async function createPrinter(o: GetOutput, context: GetPrintContext, io: IO): Promise<GetPrinter>;
 export async function createPrinter(o: WatchOutput, context: WatchPrintContext, io: IO): Promise<EventPrinter>;
-export async function createPrinter(o: ApiResourcesOutput, context: undefined, io: IO): Promise<RowPrinter>;
+export async function createPrinter(o: ApiResourcesOutput, context: RowPrintContext, io: IO): Promise<RowPrinter>;
 export async function createPrinter(o: ApplyOutput, context: ApplyPrintContext, io: IO): Promise<ApplyPrinter>;
 export async function createPrinter(o: OutputSpec, context: unknown, io: IO): Promise<Printer> {
   switch (o.kind) {
-    case 'get':
-      return (await import('./get.js')).createGetPrinter(o, context as GetPrintContext, io);
-    case 'watch':
+    case 'objects':
+      return (await import('./context.js')).createContextPrinter(o, context as GetPrintContext, io);
+    case 'events':
       return (await import('./watch.js')).createEventPrinter(o, context as WatchPrintContext, io);
-    case 'api-resources':
-      return (await import('./api-resources.js')).createRowPrinter(o, io);
-    case 'apply':
+    case 'resources':
+      return (await import('./api-resources.js')).createRowPrinter(o, context as RowPrintContext, io);
+    case 'applied':
       return (await import('./apply.js')).createApplyPrinter(o, context as ApplyPrintContext, io);
   }
+}
+
+/**
+ * What `get`'s default and wide output needs of the server's Tables (kubectl's printer flags shape
+ * the requests): whole objects for --sort-by, which also turns chunking off; metadata for label
+ * columns. Undefined for the object formats.
+ */
+export function tableRequest(o: GetOutput): { includeObject: 'Object' | 'Metadata' | 'None'; unchunked: boolean } | undefined {
+  if (o.format.type !== 'table') return undefined;
+  return { includeObject: o.sorter ? 'Object' : o.showLabels || o.labelColumns.length > 0 ? 'Metadata' : 'None', unchunked: o.sorter !== undefined };
 }
 
 /** The plain watch formats; 'template' comes from a jsonpath or go-template -o. */
