@@ -26,10 +26,10 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
   const opts = readOptions(args.flags);
   // Argument and flag errors before any kubeconfig or network work.
   checkNamesWithSelection(parseGetArgs(args.args, args.prog), opts);
-  // A --sort-by path or an -o template that does not parse is a usage error, found before any request.
-  const output = await prepareOutput(opts.output, io);
   // Several contexts or namespaces (issue 24): which, and how a context's error is reported.
   const fleet = wantsFleet(args.flags) ? await fleetRequest(args, ctx, { namespaces: true }) : undefined;
+  // A --sort-by path or an -o template that does not parse is a usage error, found before any request.
+  const output = await prepareOutput(opts.output, io);
 
   const errors: unknown[] = [];
   const printer = await createPrinter(output, { showContext: fleet?.showContext ?? false, severalNamespaces: (fleet?.namespaces?.length ?? 0) > 1, ignoreNotFound: opts.ignoreNotFound, allNamespaces: opts.allNamespaces, errors }, io);
