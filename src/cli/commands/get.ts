@@ -12,7 +12,6 @@ import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { parseGetArgs } from '../../restmapper/args.js';
 import { visitGet, type FetchGetOptions } from '../../fleet/get.js';
-import type { ContextResult } from '../../fleet/fanout.js';
 import { createPrinter, prepareOutput, tableRequest } from '../../printers/index.js';
 import { reportError } from '../report-error.js';
 import { fleetRequest, wantsFleet } from '../fleet.js';
@@ -47,14 +46,14 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
       m.close();
     },
   };
-  let failure: ContextResult<unknown> | undefined;
+  let lost: { error: unknown } | undefined;
   await visitGet(fleet?.contexts ?? [''], fleet?.open ?? (() => ctx), fetch, {
     start: (context, plan) => printer.start(context, plan),
     page: (context, page, resource) => printer.page(context, page, resource),
     done: (context, fetched) => printer.done(context, fetched.failed),
     settled(r) {
       if (!r.ok) {
-        if (!fleet) failure = r; // one context: its error is the command's, as kubectl's
+        if (!fleet) lost = r; // one context: an error before its requests is the command's, as kubectl's
         else report(r.context, [r.error]);
         return;
       }
@@ -62,7 +61,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
       report(r.context, r.value.failed ? r.value.errors : [...r.value.errors, ...printing]);
     },
   });
-  if (failure && !failure.ok) throw failure.error;
+  if (lost) throw lost.error;
   printer.end();
   if (fleet) return errors.length > 0 ? 1 : 0;
 
