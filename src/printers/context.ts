@@ -27,7 +27,6 @@ import { createObjectPrinter, type ObjectPrinter } from './objects.js';
 import { createGetPrinter, type ResourcePrinter } from './get.js';
 import { contextList, jsonlRecord, prefixLines } from './envelopes.js';
 
-
 export async function createContextPrinter(o: GetOutput, c: GetPrintContext, io: IO): Promise<GetPrinter> {
   const printer = c.showContext || c.severalNamespaces ? await fleetPrinter(o, c, io) : single(o, c, io);
   if (o.showManagedFields || !(o.format.type === 'json' || o.format.type === 'yaml' || o.format.type === 'jsonl')) return printer;
@@ -87,9 +86,14 @@ class Held {
     if (this.withKinds) for (const i of page) this.#kinds.set(i, gk);
     this.items.push(...page);
   }
-  sorted(o: GetOutput): Array<[Unstructured, GroupKind]> {
+  /** The objects, sorted with --sort-by. */
+  sorted(o: GetOutput): Unstructured[] {
     o.sorter?.sortObjects(this.items);
-    return this.items.map((i) => [i, this.#kinds.get(i)!]);
+    return this.items;
+  }
+  /** An object's group and kind (kept `withKinds`). */
+  kindOf(item: Unstructured): GroupKind {
+    return this.#kinds.get(item)!;
   }
 }
 
@@ -107,7 +111,7 @@ function shared(o: GetOutput, printer: ObjectPrinter, io: IO): GetPrinter {
     },
     done(context, failed) {
       const h = held.get(context);
-      if (h && !failed) for (const [i, gk] of h.sorted(o)) io.stdout.write(printer.page([i], gk));
+      if (h && !failed) for (const i of h.sorted(o)) io.stdout.write(printer.page([i], h.kindOf(i)));
     },
     settle: () => [],
     end() {
@@ -140,10 +144,10 @@ function perContext(o: GetOutput, format: Exclude<OutputFormat, { type: 'table' 
       const s = state.get(context)!;
       if (failed) return void state.delete(context);
       if (lines) {
-        if (!streams) for (const [i, gk] of s.held.sorted(o)) render(s, context, [i], gk);
+        if (!streams) for (const i of s.held.sorted(o)) render(s, context, [i], s.held.kindOf(i));
         io.stdout.write(s.text); // each line names its context: out as soon as the context is done
         s.text = '';
-      } else s.text = s.printer.page([contextList(context, s.held.sorted(o).map(([i]) => i))], { group: '', kind: 'List' }) + s.printer.end();
+      } else s.text = s.printer.page([contextList(context, s.held.sorted(o))], { group: '', kind: 'List' }) + s.printer.end();
     },
     settle(context) {
       const text = state.get(context)?.text;
