@@ -42,7 +42,8 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
   const f = args.flags;
   const str = stringFlag;
   const selection = readSelectionFlags(f);
-  const output = await prepareOutput(watchPrintOptions(f), io);
+  const printing = watchPrintOptions(f); // the printing flags, typed, before the output module compiles them
+  const output = await prepareOutput(printing, io);
   const forSpecs = Array.isArray(f.for) ? f.for : [];
   const wait = forSpecs.length > 0 ? await import('../wait/wait-for.js') : undefined;
   const waitFor = wait?.parseWaitFors(forSpecs);
