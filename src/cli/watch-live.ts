@@ -23,7 +23,7 @@ import type { Table } from '../core/table.js';
 import { LiveView } from '../live/view.js';
 import { LEAVE } from '../live/ansi.js';
 import type { MultiWatchEvent, MultiWatchOptions, MultiWatchSource } from '../watch/multi.js';
-import type { FleetWatchHooks } from '../fleet/watch.js';
+import type { ContextWatchHooks } from '../fleet/watch.js';
 import type { ParsedArgs } from './command-types.js';
 import type { WatchOptions } from './watch-options.js';
 import type { EventPrinter } from '../printers/index.js';
@@ -151,7 +151,7 @@ export async function createLivePrinter(s: LiveSetup, io: IO): Promise<LivePrint
 
 /** The live view of a fleet watch (../fleet/watch.ts): its hooks, its events, its failed contexts. */
 export interface FleetLivePrinter {
-  hooks: Required<FleetWatchHooks>;
+  hooks: Required<ContextWatchHooks>;
   events(context: string | undefined, events: readonly MultiWatchEvent[], sources: readonly MultiWatchSource[]): void;
   /** A context whose watch failed: `failed` in the header; `report` once the terminal is back. */
   failed(context: string, error: unknown): void;
