@@ -13,6 +13,7 @@ import type { EventPrinter, PrintedEvent, ResumeInfo, RetryInfo, WatchedSource, 
 import { objectName } from '../printers/name.js';
 import { goJSON } from '../printers/json.js';
 import { goneNotice, relistNotice } from '../printers/watch-notices.js';
+import { withoutManagedFields } from '../printers/watch.js';
 import { contextErrorLine, jsonlEvent, prefixLines, withLeadingColumns } from './output.js';
 
 /** How a fleet's output names where an event comes from. */
@@ -110,10 +111,4 @@ async function recordText(o: WatchOutput): Promise<(context: string, e: PrintedE
         return render!({ context, type: e.type, object: e.object });
     }
   };
-}
-
-function withoutManagedFields(obj: Unstructured): Unstructured {
-  if (obj.metadata?.managedFields === undefined) return obj;
-  const { managedFields: _drop, ...metadata } = obj.metadata;
-  return { ...obj, metadata };
 }
