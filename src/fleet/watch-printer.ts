@@ -34,9 +34,9 @@ export interface ContextEventPrinter {
   notice(text: string): void;
   retry(context: string, source: WatchedSource, info: RetryInfo): void;
   resume(context: string, source: WatchedSource, info: ResumeInfo): void;
-  /** A 410 before any list (from --resource-version): the relist prints every object as ADDED. */
+  /** A 410 before any list (from --resource-version): the relist prints every object as ADDED (said for one context). */
   relist(context: string, source: WatchedSource, info: { resourceVersion?: string; error: Error }, requested: string | undefined): void;
-  /** A type no longer served: its stream ended (said once per type). */
+  /** A type no longer served: its stream ended (one context: said once per type; a fleet: per source). */
   gone(context: string, source: WatchedSource, error: StatusError): void;
   end(): void;
 }
@@ -80,10 +80,13 @@ export async function withContext(printer: EventPrinter, o: WatchOutput, decorat
     notice: (text) => printer.notice(text),
     retry: (context, s, info) => printer.retry(sourceFor(context, s), info),
     resume: (context, s, info) => printer.resume(sourceFor(context, s), info),
-    relist: (context, s, info, requested) => printer.notice(relistNotice(label(context, s.type), info.resourceVersion, info.error, requested)),
+    // (A fleet's output says neither of these twice per type, nor the relist: as before issue 36.)
+    relist(_context, s, info, requested) {
+      if (!decoration) printer.notice(relistNotice(s.type, info.resourceVersion, info.error, requested));
+    },
     gone(context, s, e) {
       const type = label(context, s.type);
-      if (gone.has(type)) return;
+      if (!decoration && gone.has(type)) return;
       gone.add(type);
       printer.notice(goneNotice(type, e));
     },

@@ -53,15 +53,24 @@ describe('watch: withContext', () => {
     const table = await watchOutput(undefined, { showContext: false, withNamespace: true }, (p) => p.event('east', [{ ...EVENT, object: ROW }]));
     assert.equal(table.out, 'EVENT      NAMESPACE   NAME\nADDED      demo        app\n');
   });
-  test('--for\'s lines and the notices name the context; a gone type is said once', async () => {
+  test('--for\'s lines and the notices name the context', async () => {
     const gone = new StatusError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'not found', reason: 'NotFound', code: 404 } as never, 404);
     const r = await watchOutput('name', { showContext: true, withNamespace: false }, (p) => {
       p.waitEnd('east', { stdout: 'configmap/app condition met\n', stderr: 'error: timed out waiting for the condition on configmaps/b\n' });
       p.gone('east', { type: 'configmaps' }, gone);
-      p.gone('east', { type: 'configmaps' }, gone);
     });
     assert.equal(r.out, 'east/configmap/app condition met\n');
     assert.equal(r.err, 'error: context "east": timed out waiting for the condition on configmaps/b\nWarning: watch of east/configmaps ended: the resource type is no longer served (not found)\n');
+  });
+  test('one context: a gone type is said once, whatever the names watched; --for\'s lines as they are', async () => {
+    const gone = new StatusError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'not found', reason: 'NotFound', code: 404 } as never, 404);
+    const r = await watchOutput('name', undefined, (p) => {
+      p.waitEnd('east', { stdout: 'configmap/app condition met\n', stderr: '' });
+      p.gone('east', { type: 'configmaps' }, gone);
+      p.gone('east', { type: 'configmaps' }, gone);
+    });
+    assert.equal(r.out, 'configmap/app condition met\n');
+    assert.equal(r.err, 'Warning: watch of configmaps ended: the resource type is no longer served (not found)\n');
   });
 });
 
