@@ -16,7 +16,7 @@ import { parseNamespaces } from '../fleet/namespaces.js';
 import { createPrinter } from '../printers/index.js';
 import type { FleetRequest } from './fleet.js';
 import { waitForEnd, type WatchOptions } from './watch-options.js';
-import { createFleetLivePrinter, createLivePrinter, namespacesLabel, type LivePrinter } from './watch-live.js';
+import { createLivePrinter, namespacesLabel } from './watch-live.js';
 
 /** The hooks the watch over contexts calls, and what the command reads once it ended. */
 export interface WatchOutput {
@@ -45,8 +45,7 @@ export async function createWatchOutput(s: WatchOutputSetup, io: IO): Promise<Wa
   // One context: kubectl's NAMESPACE column with -A and a namespaced type, kinds named with several kinds.
   const withNamespace = (plan?: GetPlan) => (plan ? opts.allNamespaces && plan.requests.some((r) => r.mapping.namespaced) : opts.allNamespaces || (fleet.namespaces?.length ?? 0) > 1);
   const withKind = (sources?: readonly MultiWatchSource[]) => (sources ? new Set(sources.map((t) => `${t.gk.kind}.${t.gk.group}`)).size > 1 : s.args.args[0]?.includes(',') === true);
-  if (s.live && fleet.fleet) return fleetLive(s, withNamespace(), withKind(), io);
-  if (s.live) return oneLive(s, withNamespace, withKind, io);
+  if (s.live) return liveOutput(s, withNamespace, withKind, io);
 
   const o = opts.output;
   let printer: Promise<ContextEventPrinter> | undefined;
@@ -104,55 +103,41 @@ export async function createWatchOutput(s: WatchOutputSetup, io: IO): Promise<Wa
   };
 }
 
-/** One context's live view, opened once its types are known. */
-async function oneLive(s: WatchOutputSetup, withNamespace: (plan: GetPlan) => boolean, withKind: (sources: readonly MultiWatchSource[]) => boolean, io: IO): Promise<WatchOutput> {
-  let live: LivePrinter | undefined;
+/**
+ * The live view: one table (a fleet's with CONTEXT first and each context's state in the header,
+ * opened at once; one context's once its types are known, kubectl's columns). A fleet's failed
+ * contexts are reported after it; one context's error is the command's.
+ */
+async function liveOutput(s: WatchOutputSetup, withNamespace: (plan?: GetPlan) => boolean, withKind: (sources?: readonly MultiWatchSource[]) => boolean, io: IO): Promise<WatchOutput> {
+  const { fleet, opts } = s;
+  const setup = { opts, clock: s.ctx.clock, onQuit: s.onQuit, contexts: fleet.contexts, showContext: fleet.showContext };
+  const open = async (namespaces: readonly string[] | undefined, plan?: GetPlan, sources?: readonly MultiWatchSource[]) => {
+    const label = !plan || plan.requests.some((r) => r.mapping.namespaced) ? namespacesLabel(opts.allNamespaces, namespaces) : undefined;
+    const context = fleet.showContext ? undefined : (await s.ctx.restConfig()).contextName;
+    return createLivePrinter({ ...setup, withNamespace: withNamespace(plan), withKind: withKind(sources), context, namespaces: label, sources }, io);
+  };
+  let view = fleet.fleet ? await open(fleet.namespaces ?? parseNamespaces(s.args.flags.namespace)) : undefined;
   let error: { error: unknown } | undefined;
   return {
     hooks: {
       onStart: async (_context, sources, plan) => {
-        const namespace = s.opts.allNamespaces ? undefined : await s.ctx.namespace();
-        live = await createLivePrinter({
-          targets: sources,
-          indexOf: (src) => sources.indexOf(src),
-          opts: s.opts,
-          withNamespace: withNamespace(plan),
-          withKind: withKind(sources),
-          context: (await s.ctx.restConfig()).contextName,
-          namespaces: plan.requests.some((r) => r.mapping.namespaced) ? namespacesLabel(s.opts.allNamespaces, namespace === undefined ? undefined : [namespace]) : undefined,
-          clock: s.ctx.clock,
-          onQuit: s.onQuit,
-        }, io);
+        view ??= await open(opts.allNamespaces ? undefined : [await s.ctx.namespace()], plan, sources);
       },
-      onEvents: (_context, events) => live!.event(events),
-      onError: (_context, e) => void (error ??= { error: e }),
-      onRetry: (_context, r, src) => live!.retry(src, r),
-      onResume: (_context, r, src) => live!.resume(src, r),
-      onRelist: (_context, r, src) => live!.hooks.onRelist?.(r, src),
-      onListed: (_context, src) => live!.hooks.onListed?.(src),
-      onGone: (_context, src, e) => live!.hooks.onGone?.(src, e),
+      onEvents: (c, events, sources) => view!.events(fleet.showContext ? c : undefined, events, sources),
+      onError: (c, e) => {
+        if (fleet.fleet) view!.failed(c, e);
+        else error ??= { error: e };
+      },
+      onRetry: (...a) => view!.hooks.onRetry(...a),
+      onResume: (...a) => view!.hooks.onResume(...a),
+      onRelist: (...a) => view!.hooks.onRelist(...a),
+      onListed: (...a) => view!.hooks.onListed(...a),
+      onGone: (...a) => view!.hooks.onGone(...a),
     },
-    end: () => live?.end(),
+    end: () => view?.end(fleet.report),
     unmet: 0,
     get error() {
       return error;
     },
-  };
-}
-
-/** A fleet's live view: one table, CONTEXT first, each context's state in the header; failed contexts reported after it. */
-async function fleetLive(s: WatchOutputSetup, withNamespace: boolean, withKind: boolean, io: IO): Promise<WatchOutput> {
-  const { fleet, opts } = s;
-  const namespaces = namespacesLabel(opts.allNamespaces, fleet.namespaces ?? parseNamespaces(s.args.flags.namespace));
-  const context = fleet.showContext ? undefined : (await s.ctx.restConfig()).contextName;
-  const view = await createFleetLivePrinter({ opts, withNamespace, withKind, clock: s.ctx.clock, onQuit: s.onQuit, contexts: fleet.contexts, showContext: fleet.showContext, context, namespaces }, io);
-  return {
-    hooks: {
-      ...view.hooks,
-      onEvents: (c, events, sources) => view.events(fleet.showContext ? c : undefined, events, sources),
-      onError: (c, e) => view.failed(c, e),
-    },
-    end: () => view.end(fleet.report),
-    unmet: 0,
   };
 }
