@@ -34,7 +34,7 @@ export interface FleetRequest {
  * single-cluster command's. `fleet` tells which: a fleet's output is decorated with the context and
  * a fleet's failed context is one line; one context's error is the command's.
  */
-export async function selectContexts(args: ParsedArgs, ctx: Context, o: { namespaces: boolean }): Promise<FleetRequest & { fleet: boolean }> {
+export async function contextsFor(args: ParsedArgs, ctx: Context, o: { namespaces: boolean }): Promise<FleetRequest & { fleet: boolean }> {
   if (wantsFleet(args.flags, o.namespaces)) return { ...(await fleetRequest(args, ctx, o)), fleet: true };
   const report = (_context: string, e: unknown) => reportError(e, 0, ctx.io, args.command, args.prog);
   return { contexts: [str(args.flags.context) ?? ''], showContext: false, concurrency: 1, open: () => ctx, report, fleet: false };

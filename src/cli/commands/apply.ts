@@ -18,7 +18,7 @@ import { ManifestError } from '../../apply/manifests.js';
 import { applyContexts, planContexts } from '../../fleet/apply.js';
 import type { ContextResult } from '../../fleet/fanout.js';
 import { createContextApplyPrinter } from '../../fleet/apply-printer.js';
-import { selectContexts } from '../fleet.js';
+import { contextsFor } from '../fleet.js';
 import { readOptions } from '../apply-options.js';
 import { printPlan, printReport, printResult } from '../apply-report.js';
 
@@ -39,7 +39,7 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
   const sources = await readSources(opts.files, { cwd: io.cwd, recursive: opts.recursive, stdin: () => readStream(io.stdin) });
   const manifests = decodeSources(sources);
   if (manifests.length === 0) throw noObjectsError(sources);
-  const fleet = await selectContexts(args, ctx, { namespaces: false });
+  const fleet = await contextsFor(args, ctx, { namespaces: false });
   const serverDryRun = opts.dryRun === 'server';
   const out = await createContextApplyPrinter(opts.output, { serverDryRun, clientDryRun: opts.dryRun === 'client' }, fleet.showContext, io);
   // SIGINT/SIGTERM (until the summary): no new request starts, the ones in flight finish.

@@ -27,7 +27,7 @@ import { UsageError } from '../../core/errors.js';
 import { parseGetArgs } from '../../restmapper/args.js';
 import { checkNamesWithSelection } from '../get-flags.js';
 import { watchContexts, type ContextWatch } from '../../fleet/watch.js';
-import { selectContexts } from '../fleet.js';
+import { contextsFor } from '../fleet.js';
 import { readWatchOptions, streamOptions, waitForUntil } from '../watch-options.js';
 import { createWatchOutput } from '../watch-output.js';
 import { nodeHeap, youngGenerationCap, type HeapControl } from '../../startup/young-gen-cap.js';
@@ -42,7 +42,7 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO, mode: 'watch' 
     throw new UsageError('--output-watch-events requires --watch or --watch-only');
   }
   const live = wantsLive(args, opts, mode, io);
-  const fleet = await selectContexts(args, ctx, { namespaces: true });
+  const fleet = await contextsFor(args, ctx, { namespaces: true });
   if (fleet.showContext && opts.resourceVersion !== undefined) throw new UsageError('--resource-version is not supported with several contexts: each cluster has its own resource versions');
 
   let signal: 'SIGINT' | 'SIGTERM' | undefined;
