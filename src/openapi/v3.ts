@@ -3,8 +3,10 @@
  * each as `serverRelativeURL` with a `?hash=` of its content), cached on disk next to discovery.
  *
  * Each run asks for the index once (kubectl's cached OpenAPI client and its HTTP disk cache do the
- * same: the index is `Cache-Control: no-cache`), conditionally when the server gave a validator
- * (`If-None-Match` from an ETag, `If-Modified-Since` from Last-Modified). A document whose cached copy
+ * same: the index is `Cache-Control: no-cache`), conditionally only when the server gave an ETag
+ * (`If-None-Match`). Never `If-Modified-Since`: Last-Modified counts whole seconds, so a CRD changed
+ * in the second of the last run would be answered 304 with the old hashes (kube-apiserver's index has
+ * no ETag; kubectl sends no validator for it and always gets the current one). A document whose cached copy
  * was fetched from the same `serverRelativeURL` (the same hash) is read from disk without a request:
  * kube-openapi serves hashed URLs as `public, immutable`. A document without a hash in its URL is
  * revalidated with its ETag. A hash that changed between the index and the request (the server
@@ -121,7 +123,6 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
       const query = Object.fromEntries(new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
       const headers: Record<string, string> = { Accept: accept };
       if (cached?.url === url && cached.etag) headers['If-None-Match'] = cached.etag;
-      if (cached?.url === url && cached.lastModified) headers['If-Modified-Since'] = cached.lastModified;
       requests++;
       const res = await transport.request({ method: 'GET', path, query, headers, fallbackTimeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX });
       if (res.status === 304 && cached?.url === url) return { file: cached, fresh: false };
@@ -142,8 +143,8 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
       const cached = await readCached('index');
       const { file, fresh } = await fetchText('/openapi/v3', cached, 'application/json');
       const index = parseIndex(file.body);
-      // Kept only when a later run can revalidate it (a validator) and it changed.
-      if (fresh && (file.etag || file.lastModified) && (file.body !== cached?.body || file.etag !== cached.etag || file.lastModified !== cached.lastModified)) {
+      // Kept only when a later run can revalidate it (an ETag) and it changed.
+      if (fresh && file.etag && (file.body !== cached?.body || file.etag !== cached.etag)) {
         await writeCached('index', file);
       }
       return index;
