@@ -42,10 +42,16 @@ export function parseGroupVersion(gv: string): { group: string; version: string 
  */
 export async function explain(deps: ExplainDeps, type: string, options: ExplainOptions = {}): Promise<string> {
   const apiVersion = options.apiVersion ? parseGroupVersion(options.apiVersion) : undefined;
+  // The index is fetched on every run: asked for at once, while the name is resolved from discovery's
+  // cache (a failure of either is reported in kubectl's order: the name first).
+  const paths = deps.openapi.paths();
+  paths.catch(() => undefined);
   const { mapping, fieldPath } = await resolveExplainTarget(deps.mapper, type, apiVersion !== undefined);
   const gvr: GroupVersionResource = apiVersion ? { ...mapping.gvr, ...apiVersion } : mapping.gvr;
   const gv = gvr.group ? `${gvr.group}/${gvr.version}` : gvr.version;
-  if (!(await deps.openapi.paths()).has(documentKey(gv))) throw new ExplainError(`couldn't find resource for "${gvrString(gvr)}"`);
-  const document = await deps.openapi.groupVersion(gv);
-  return renderExplain({ document, gvr, fieldPath, recursive: options.recursive === true });
+  // The cached document is read while the index is in flight (it says whether that copy is current).
+  const document = deps.openapi.groupVersion(gv);
+  document.catch(() => undefined);
+  if (!(await paths).has(documentKey(gv))) throw new ExplainError(`couldn't find resource for "${gvrString(gvr)}"`);
+  return renderExplain({ document: await document, gvr, fieldPath, recursive: options.recursive === true });
 }

@@ -153,25 +153,26 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
 
   async function groupVersion(gv: string): Promise<OpenApiDocument> {
     const key = documentKey(gv);
-    const url = (await paths()).get(key);
-    if (!url) throw new KdynError(`the server publishes no OpenAPI v3 document for ${gv} (/openapi/v3 lists no "${key}")`);
+    const index = paths();
+    index.catch(() => undefined);
+    // The cached copy is read and parsed while the index (which says whether it is current) is in flight.
     const cached = await readCached(key);
+    const parsed = cached?.url.includes('?hash=') ? parseDocument(cached.body) : undefined;
+    const url = (await index).get(key);
+    if (!url) throw new KdynError(`the server publishes no OpenAPI v3 document for ${gv} (/openapi/v3 lists no "${key}")`);
     let file: CachedFile;
     if (cached && cached.url === url && url.includes('?hash=')) {
-      file = cached;
       if (logger.enabled(6)) logger.info(6, `OpenAPI v3 ${key}: cached (hash unchanged)`);
+      if (parsed) return parsed;
+      file = cached;
     } else {
       const got = await fetchText(url, cached, 'application/json');
       file = got.file;
       if (got.fresh) await writeCached(key, file);
     }
-    try {
-      const doc = JSON.parse(file.body) as OpenApiDocument;
-      if (!doc || typeof doc !== 'object') throw new Error('not an object');
-      return doc;
-    } catch {
-      throw new KdynError(`GET ${url}: the server sent an OpenAPI document that is not JSON`);
-    }
+    const doc = parseDocument(file.body);
+    if (!doc) throw new KdynError(`GET ${url}: the server sent an OpenAPI document that is not JSON`);
+    return doc;
   }
 
   return {
@@ -181,6 +182,16 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
       return requests;
     },
   };
+}
+
+/** A document's text as JSON, or undefined when it is not a JSON object. */
+function parseDocument(text: string): OpenApiDocument | undefined {
+  try {
+    const doc = JSON.parse(text) as unknown;
+    return doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as OpenApiDocument) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `{"paths": {"apis/apps/v1": {"serverRelativeURL": "/openapi/v3/apis/apps/v1?hash=..."}}}` -> key -> URL. */
