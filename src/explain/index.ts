@@ -10,6 +10,7 @@ import { documentKey, type OpenApiV3 } from '../openapi/v3.js';
 import type { RESTMapper } from '../restmapper/types.js';
 import { resolveExplainTarget } from './argument.js';
 import { ExplainError, gvrString, renderExplain } from './render.js';
+import { slimDocument } from './slim.js';
 
 export { ExplainError, renderExplain, type RenderInput } from './render.js';
 export { resolveExplainTarget, type ExplainTarget } from './argument.js';
@@ -50,7 +51,7 @@ export async function explain(deps: ExplainDeps, type: string, options: ExplainO
   const gvr: GroupVersionResource = apiVersion ? { ...mapping.gvr, ...apiVersion } : mapping.gvr;
   const gv = gvr.group ? `${gvr.group}/${gvr.version}` : gvr.version;
   // The cached document is read while the index is in flight (it says whether that copy is current).
-  const document = deps.openapi.groupVersion(gv);
+  const document = deps.openapi.derived(gv, `explain-${gvr.resource.toLowerCase()}`, (doc) => slimDocument(doc, gvr));
   document.catch(() => undefined);
   if (!(await paths).has(documentKey(gv))) throw new ExplainError(`couldn't find resource for "${gvrString(gvr)}"`);
   return renderExplain({ document: await document, gvr, fieldPath, recursive: options.recursive === true });

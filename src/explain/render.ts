@@ -12,6 +12,7 @@
 import { KdynError } from '../core/errors.js';
 import { formatGoFloat, sortGoKeys } from '../core/go-json.js';
 import type { GroupVersionResource } from '../core/gvk.js';
+import { searchPaths } from './slim.js';
 import { indent, wrap } from './text.js';
 
 type Json = unknown;
@@ -259,13 +260,10 @@ function extractEnum(schema: Json, longView: boolean, limit: number, pad: number
  */
 export function renderExplain(input: RenderInput): string {
   const { document, gvr } = input;
-  const prefix = gvr.group ? `/apis/${gvr.group}` : '/api';
-  const base = `${prefix}/${gvr.version}`;
-  const searchPaths = [`${base}/${gvr.resource}`, `${base}/${gvr.resource}/{name}`, `${base}/namespaces/{namespace}/${gvr.resource}`, `${base}/namespaces/{namespace}/${gvr.resource}/{name}`];
   // The kind from the operations on the resource's paths (the last path that has one wins, as in the template).
   let gvk: Json = '';
   const paths = get(document, 'paths');
-  for (const p of searchPaths) {
+  for (const p of searchPaths(gvr)) {
     const element = get(paths, p);
     if (!truthy(element)) continue;
     for (const method of ['get', 'post', 'put', 'patch', 'delete']) {

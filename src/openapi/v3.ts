@@ -52,6 +52,13 @@ export interface OpenApiV3 {
   paths(): Promise<ReadonlyMap<string, string>>;
   /** One group-version's document (`groupVersion`: `v1`, `apps/v1`), from disk when its hash is unchanged. */
   groupVersion(groupVersion: string): Promise<OpenApiDocument>;
+  /**
+   * A value derived from one group-version's document (`name` tells derivations apart: a file name
+   * part of `[a-z0-9.-]`), kept on disk next to the document and valid while the index names the same
+   * document URL (hash): a warm run reads the small derived file instead of the whole document. `build`
+   * returns undefined when the value cannot be derived, then nothing is kept and the document is used.
+   */
+  derived<T>(groupVersion: string, name: string, build: (doc: OpenApiDocument) => T | undefined): Promise<T | OpenApiDocument>;
   /** Requests made so far (for tests and --v logs). */
   readonly requests: number;
 }
@@ -175,9 +182,31 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
     return doc;
   }
 
+  async function derived<T>(gv: string, name: string, build: (doc: OpenApiDocument) => T | undefined): Promise<T | OpenApiDocument> {
+    if (!/^[a-z0-9.-]+$/.test(name)) throw new KdynError(`OpenAPI v3: invalid derived name ${JSON.stringify(name)}`);
+    const key = documentKey(gv);
+    const index = paths();
+    index.catch(() => undefined);
+    const derivedKey = `${key}.${name}`;
+    const cached = await readCached(derivedKey);
+    const parsed = cached?.url.includes('?hash=') ? parseDocument(cached.body) : undefined;
+    const url = (await index).get(key);
+    if (parsed && cached?.url === url) {
+      if (logger.enabled(6)) logger.info(6, `OpenAPI v3 ${key}: ${name} cached (hash unchanged)`);
+      return parsed as T;
+    }
+    const doc = await groupVersion(gv);
+    const value = build(doc);
+    if (value === undefined) return doc;
+    const current = (await index).get(key);
+    if (current?.includes('?hash=')) await writeCached(derivedKey, { url: current, body: JSON.stringify(value) });
+    return value;
+  }
+
   return {
     paths,
     groupVersion,
+    derived,
     get requests() {
       return requests;
     },
