@@ -47,6 +47,7 @@ export { createOpenApiV3, type OpenApiV3, type OpenApiV3Options, type OpenApiDoc
 export { generateModule, type KindSource, type GenerateOptions } from './typegen/generate.js';
 export { generateFiles, kindsFromServer, kindsFromCrdManifests, type ServerKindsDeps } from './typegen/types.js';
 export { kindFromDocument, kindsFromCrd, missingRequired } from './typegen/sources.js';
+export { explain, ExplainError, renderExplain, type ExplainDeps, type ExplainOptions, type RenderInput } from './explain/index.js';
 
 // Watching: a Reflector-style watcher (list, watch, resume, relist on 410) as an async iterator.
 export { Watcher, watch } from './watch/watcher.js';
