@@ -38,6 +38,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['restmapper', 'watch', 'openapi'],
   ['apply', 'informer', 'live'],
   ['fleet', 'typegen'],
+  ['delete'],
   [ROOT],
   ['cli'],
 ];
@@ -65,8 +66,10 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   live: ['core', 'printers'],
   // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
   fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen'],
-  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'live', ROOT],
+  // The delete verb over one or more contexts (issue 37): targets, DELETEs, the wait until gone, fanned out.
+  delete: ['core', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet'],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen', 'delete'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'live', 'delete', ROOT],
 };
 
 /** Known breaks of the table: `file -> folder`, with why it is still there. */
