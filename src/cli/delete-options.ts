@@ -86,6 +86,7 @@ function checkArguments(args: ParsedArgs, files: string[], s: { labelSelector?: 
   const named = parsed.form === 'type-name' || parsed.names.length > 0;
   if (named && (selecting || s.all)) throw new UsageError('name cannot be provided when a selector is specified');
   if (named && s.allNamespaces) throw new UsageError('a resource cannot be retrieved by name across all namespaces');
+  if (!named && !selecting && !s.all) throw new UsageError('resource(s) were provided, but no name was specified');
 }
 
 function cascade(value: string, warnings: string[]): DeleteOptions['cascade'] {
