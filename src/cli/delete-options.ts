@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import { parseGetArgs } from '../restmapper/args.js';
-import type { DeleteOptions, DryRun } from '../delete/delete.js';
+import type { DeleteRunOptions, DryRun } from '../delete/delete.js';
 import type { DeleteSelection } from '../delete/targets.js';
 import type { ParsedArgs } from './command-types.js';
 import { parseDuration } from './duration.js';
@@ -16,7 +16,7 @@ export interface DeleteCommandOptions {
   recursive: boolean;
   /** The selection without manifests and namespace (the command adds them). */
   selection: DeleteSelection;
-  options: DeleteOptions;
+  options: DeleteRunOptions;
   output?: 'name';
   /** kubectl's warnings about the flags, printed before anything is sent. */
   warnings: string[];
@@ -89,7 +89,7 @@ function checkArguments(args: ParsedArgs, files: string[], s: { labelSelector?: 
   if (!named && !selecting && !s.all) throw new UsageError('resource(s) were provided, but no name was specified');
 }
 
-function cascade(value: string, warnings: string[]): DeleteOptions['cascade'] {
+function cascade(value: string, warnings: string[]): DeleteRunOptions['cascade'] {
   switch (value) {
     case 'background':
     case 'foreground':

@@ -22,7 +22,7 @@ import { ignorableWaitError, waitGone, type GoneItem } from './wait.js';
 
 export type DryRun = 'none' | 'server' | 'client';
 
-export interface DeleteOptions {
+export interface DeleteRunOptions {
   /** kubectl's `--cascade` (default background). */
   cascade?: 'background' | 'foreground' | 'orphan';
   /** Seconds (0: immediately, with `force`); undefined: each object's default. */
@@ -78,7 +78,7 @@ export async function* deleteResources(
   contexts: readonly string[],
   open: (context: string) => DeleteMember | Promise<DeleteMember>,
   selection: DeleteSelection,
-  options: DeleteOptions = {},
+  options: DeleteRunOptions = {},
 ): AsyncGenerator<DeleteEvent, void, undefined> {
   const queues = contexts.map(() => ({ events: [] as DeleteEvent[], done: false }));
   const index = new Map(contexts.map((c, i) => [c, i]));
@@ -113,7 +113,7 @@ export async function* deleteResources(
 }
 
 /** One context's delete; its events go to `emit`. Throws what makes the whole context fail. */
-export async function deleteInContext(m: DeleteMember, context: string, selection: DeleteSelection, o: DeleteOptions, emit: (ev: DeleteEvent) => void): Promise<void> {
+export async function deleteInContext(m: DeleteMember, context: string, selection: DeleteSelection, o: DeleteRunOptions, emit: (ev: DeleteEvent) => void): Promise<void> {
   await m.preconnect?.();
   const [mapper, client, namespace, discovery] = await Promise.all([m.mapper(), m.dynamic(), selection.namespace ?? m.namespace(), m.discovery?.()]);
   const { items, trailing } = await resolveTargets({ ...selection, namespace }, { mapper, client });
@@ -200,7 +200,7 @@ export async function deleteInContext(m: DeleteMember, context: string, selectio
   emit({ context, type: 'done', deleted, errors: errors.length + waitErrors, interrupted: signal?.aborted === true });
 }
 
-function policy(cascade: DeleteOptions['cascade']): 'Background' | 'Foreground' | 'Orphan' {
+function policy(cascade: DeleteRunOptions['cascade']): 'Background' | 'Foreground' | 'Orphan' {
   return cascade === 'foreground' ? 'Foreground' : cascade === 'orphan' ? 'Orphan' : 'Background';
 }
 

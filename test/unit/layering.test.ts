@@ -3,12 +3,12 @@
  * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
  *
  *   core ← jsonpath, gotemplate ← kubeconfig, printers, startup, workqueue ← transport, wait ← discovery,
- *        dynamic ← restmapper, watch, openapi ← apply, informer, live ← fleet, typegen ← (root: index.ts,
+ *        dynamic ← restmapper, watch, openapi ← apply, informer, live ← fleet, typegen ← delete ← (root: index.ts,
  *        connect.ts, the composition root) ← cli
  * (jsonpath and gotemplate are the template engines, leaves that know only core: printers use both,
  * wait reads JSONPath; startup is the process tuning only the CLI uses; informer and
  * workqueue are the library's controller machinery; live is the watch's full-screen view; fleet fans
- * one context's work out over several; typegen makes TypeScript from openapi's schemas.)
+ * one context's work out over several; delete is that verb over one or more contexts; typegen makes TypeScript from openapi's schemas.)
  *
  * A folder imports only the folders ALLOWED lists for it, and ALLOWED may only point down LAYERS: an
  * import the table does not list fails, and so does a table entry that points up (or sideways). A
