@@ -161,7 +161,7 @@ export async function deleteInContext(m: DeleteMember, context: string, selectio
       if (item.mapping.namespaced && item.namespace) handle = handle.namespace(item.namespace);
       let answer: Unstructured;
       try {
-        answer = (await handle.delete(item.name, { dryRun: dryRun === 'server', gracePeriodSeconds: o.gracePeriodSeconds, propagationPolicy: policy(o.cascade), signal })) as Unstructured;
+        answer = (await handle.delete(item.name, { dryRun: dryRun === 'server', gracePeriodSeconds: o.gracePeriodSeconds, propagationPolicy: policy(o.cascade) })) as Unstructured; // not aborted: a DELETE in flight finishes
       } catch (e) {
         if (o.ignoreNotFound && e instanceof StatusError && e.code === 404) return;
         r.error = withSource(e, item.source);

@@ -17,6 +17,7 @@ import { simpleCrd } from '../support/apiserver/crds.js';
 import { toYAMLDocuments } from '../../src/printers/yaml.js';
 import type { DynamicClient } from '../../src/dynamic/client.js';
 import { clientFor, envFor } from './watch-helpers.js';
+import { kdynIn, signals, until } from './apply-helpers.js';
 
 let env: ServerEnv;
 let client: DynamicClient;
@@ -238,4 +239,19 @@ test('a CRD: one warning with its instance count; discovery is stale afterwards 
   const after = await kdyn(['get', 'widgets', '-A', ...shared]);
   assert.equal(after.code, 1);
   assert.equal(after.err, 'error: the server doesn\'t have a resource type "widgets"\n');
+});
+
+test('SIGINT: no new DELETE starts, the one in flight finishes and is printed, exit 130', async () => {
+  await makeCms(['s1', 's2', 's3', 's4'].map((name) => ({ name })));
+  const from = env.server.requestLog.length;
+  const held = env.server.faults.add({ method: 'DELETE', path: '/api/v1/namespaces/del/configmaps/s2', delayMs: 300, times: 1 });
+  const run = kdynIn(env)(['delete', 'cm', 's1', 's2', 's3', 's4', '-n', 'del', '--concurrency', '1']);
+  await until(() => held.hits > 0, 'the second DELETE arrived', run);
+  signals.emit('signal', 'SIGINT');
+  const r = await run;
+  assert.equal(r.code, 130, r.err);
+  assert.equal(r.out, 'configmap "s1" deleted\nconfigmap "s2" deleted\n');
+  assert.deepEqual(env.server.requestLog.slice(from).filter((e) => e.method === 'DELETE').map((e) => e.path.split('/').pop()), ['s1', 's2']);
+  assert.ok(await cms().get('s3'), 's3 was not deleted');
+  assert.equal(signals.listenerCount('signal'), 0, 'the handler is removed');
 });
