@@ -110,8 +110,8 @@ export { isApplyConflict } from './apply/conflict.js';
 
 // Deleting as kubectl delete does (manifests, names, selectors; the wait until gone), in one or more contexts.
 export { deleteInContexts } from './connect-contexts.js';
-export { deleteResources, deleteInContext, type DeleteRunOptions, type DeleteEvent, type DeleteMember, type DryRun } from './delete/delete.js';
-export { resolveTargets, type DeleteSelection, type DeleteTarget } from './delete/targets.js';
+export { deleteResources, type DeleteRunOptions, type DeleteEvent, type DeleteMember, type DryRun } from './delete/delete.js';
+export type { DeleteSelection, DeleteTarget } from './delete/targets.js';
 export { waitGone, type GoneItem, type GoneOutcome, type GoneOptions } from './delete/wait.js';
 export { deletedLine } from './delete/report.js';
 
