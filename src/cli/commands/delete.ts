@@ -14,7 +14,7 @@ import { ManifestError, type Manifest } from '../../apply/manifests.js';
 import { decodeSources, readSources, readStream } from '../../apply/sources.js';
 import { deleteResources, type DeleteEvent } from '../../delete/delete.js';
 import { deletedLine } from '../../delete/report.js';
-import { contextErrorLine } from '../../fleet/output.js';
+import { contextErrorLine } from '../../printers/envelopes.js';
 import { fleetRequest } from '../fleet.js';
 import { readDeleteOptions } from '../delete-options.js';
 import { reportError } from '../report-error.js';
