@@ -109,6 +109,13 @@ export { readiness, type Readiness } from './apply/ready.js';
 export { waitReady, type WaitItem, type WaitOptions, type WaitOutcome } from './apply/wait.js';
 export { isApplyConflict } from './apply/conflict.js';
 
+// Deleting as kubectl delete does (manifests, names, selectors; the wait until gone), in one or more contexts.
+export { deleteInContexts } from './connect-contexts.js';
+export { deleteResources, type DeleteRunOptions, type DeleteEvent, type DeleteMember, type DryRun } from './delete/delete.js';
+export type { DeleteSelection, DeleteTarget } from './delete/targets.js';
+export { waitGone, type GoneItem, type GoneOutcome, type GoneOptions } from './delete/wait.js';
+export { deletedLine } from './delete/report.js';
+
 // Controllers: a shared informer (store, indexes, handlers, resync, health) over the watcher, and a work queue.
 export { Informer, informer } from './informer/informer.js';
 export { InformerFactory, type SharedInformerOptions } from './informer/factory.js';

@@ -69,6 +69,8 @@ export interface RequestLogEntry {
   time: number;
   /** The client's port: requests with the same one came on the same connection. */
   remotePort?: number;
+  /** A DELETE's body (its DeleteOptions: propagation policy, grace period), as sent. */
+  body?: string;
 }
 
 export interface KubeconfigFileOptions {
@@ -271,6 +273,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     }
 
     const body = await readBody(req);
+    if (method === 'DELETE' && body.length > 0) entry.body = body.toString('utf8');
     const auth = String(req.headers.authorization ?? '');
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
     const user = m ? users.get(m[1]!) : undefined;
