@@ -13,11 +13,12 @@ import { createPrinter, type ApplyPrinter } from '../../printers/index.js';
 import { decodeSources, noObjectsError, readSources, readStream } from '../../apply/sources.js';
 import { ManifestError, type Manifest } from '../../apply/manifests.js';
 import { planRequests } from '../../apply/requests.js';
-import { applyManifests, type ApplyOptions, type ApplyResult } from '../../apply/apply.js';
+import { applyManifests, type ApplyOptions, type ApplyReport, type ApplyResult } from '../../apply/apply.js';
 import { failureReason } from '../../apply/conflict.js';
 import { clientDryRunSummary, failureLine, objectRef, summaryLine, waitForApplied } from '../../apply/report.js';
 import { wantsFleet } from '../fleet.js';
 import { readOptions, type ApplyCommandOptions } from '../apply-options.js';
+import type { ApplySetReport } from '../../applyset/run.js';
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
   try {
@@ -62,15 +63,23 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
   try {
     const printer = await createPrinter(opts.output, { serverDryRun: opts.dryRun === 'server', clientDryRun: false }, io);
     // A CRD or APIService written invalidates discovery for the next kdyn and kubectl runs (written at ctx.flush()).
-    const report = await applyManifests(manifests, { client, mapper, discovery, clock: ctx.clock }, {
+    const deps = { client, mapper, discovery, clock: ctx.clock };
+    const run: ApplyOptions = {
       ...applyOpts,
       signal: stop.signal,
       detectUnchanged: opts.output.format === 'text',
       establishTimeoutMs: opts.timeoutGiven ? opts.timeoutMs : undefined,
       onResult: (r) => printResult(r, printer, io),
-    });
+    };
+    // --prune --applyset (issue 37): the same apply within its ApplySet (../apply-set.ts).
+    let set: { report: ApplyReport; set?: ApplySetReport; failed: number };
+    if (opts.applySet) {
+      const { applyWithSet, ioOutput } = await import('../apply-set.js');
+      set = await applyWithSet(manifests, deps, run, opts, ioOutput(io));
+    } else set = { report: await applyManifests(manifests, deps, run), failed: 0 };
+    const report = set.report;
     printer.end();
-    let failed = report.failed + report.unknown;
+    let failed = report.failed + report.unknown + set.failed;
     let ready: number | undefined;
     if (opts.wait && !report.interrupted && opts.dryRun === 'none') {
       const waited = await waitForApplied(report, client, { clock: ctx.clock, timeoutMs: opts.timeoutMs, signal: stop.signal });
@@ -79,6 +88,7 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
       failed += waited.errors.length;
     }
     io.stderr.write(summaryLine(report, { serverDryRun: opts.dryRun === 'server', ready, interrupted: stop.signal.aborted }) + '\n');
+    if (set.set) io.stderr.write((await import('../apply-set.js')).setSummary(set.set, opts.dryRun) + '\n');
     if (signalled) return signalled === 'SIGINT' ? 130 : 143;
     return failed > 0 ? 1 : 0;
   } finally {
@@ -94,11 +104,21 @@ function printResult(r: ApplyResult, printer: ApplyPrinter, io: IO): void {
 
 /** --dry-run=client: the requests that would be sent, printed; nothing is sent. */
 async function clientDryRun(manifests: Manifest[], ctx: Context, io: IO, opts: ApplyCommandOptions, applyOpts: ApplyOptions): Promise<number> {
+  // With --applyset: the requests carry the part-of label; what would be pruned follows as `# kind/name pruned (dry run)`.
+  let pruned = '';
+  let setFailed = 0;
+  if (opts.applySet) {
+    const { applyWithSet } = await import('../apply-set.js');
+    const r = await applyWithSet(manifests, { client: await ctx.dynamic(), mapper: await ctx.mapper() }, applyOpts, opts, { prefix: opts.output.format === 'text' ? '# ' : '', out: (l) => (pruned += l), err: (l) => io.stderr.write(l) });
+    manifests = r.set.manifests;
+    setFailed = r.failed;
+  }
   const { requests, errors } = await planRequests(manifests, { mapper: await ctx.mapper() }, applyOpts);
   const printer = await createPrinter(opts.output, { serverDryRun: false, clientDryRun: true }, io);
   printer.page(requests.map((r) => ({ ref: objectRef({ manifest: r.manifest, sent: r.body }), unchanged: false, object: r.body, request: r })));
   printer.end();
+  io.stdout.write(pruned);
   for (const e of errors) io.stderr.write(`error: ${failureReason(e.error)}\n`);
   io.stderr.write(`${clientDryRunSummary(manifests.length, requests.length, errors.length)}\n`);
-  return errors.length ? 1 : 0;
+  return errors.length + setFailed ? 1 : 0;
 }

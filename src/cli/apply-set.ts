@@ -1,0 +1,81 @@
+/**
+ * `kdyn apply --prune --applyset=...`'s side of the command line (the work: ../applyset/run.ts): the
+ * pruned objects as kubectl prints them (`configmap/b pruned`, ` (server dry run)`, ` (dry run)`;
+ * `-o name` `configmap/b`), a taken-over set's line, conflicts and failed deletions one line each on
+ * stderr, and one summary line. apply.ts and apply-fleet.ts call it in place of applyManifests.
+ */
+import type { IO } from '../core/io.js';
+import type { ApplyOptions, ApplyReport } from '../apply/apply.js';
+import type { Manifest } from '../apply/manifests.js';
+import { failureReason } from '../apply/conflict.js';
+import { applyManifestsWithSet, type ApplySetDeps, type ApplySetReport, type PruneResult } from '../applyset/run.js';
+import { conflictLine, memberRef } from '../applyset/prune.js';
+import type { ApplyCommandOptions } from './apply-options.js';
+
+/** Where the lines go: `prefix` before each stdout line (a fleet's `CONTEXT/`), `err` for stderr lines. */
+export interface SetOutput {
+  prefix: string;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** The suffix kubectl puts after `pruned`. */
+function drySuffix(dryRun: ApplyCommandOptions['dryRun']): string {
+  return dryRun === 'server' ? ' (server dry run)' : dryRun === 'client' ? ' (dry run)' : '';
+}
+
+/** One pruned object's stdout line (text and name outputs; the object formats print none). */
+export function prunedLine(r: PruneResult, opts: Pick<ApplyCommandOptions, 'dryRun' | 'output'>, prefix = ''): string | undefined {
+  if (r.error) return undefined;
+  if (opts.output.format === 'name') return `${prefix}${memberRef(r.member)}\n`;
+  if (opts.output.format === 'jsonl') return JSON.stringify(r.member.object) + '\n';
+  if (opts.output.format !== 'text') return undefined;
+  return `${prefix}${memberRef(r.member)} pruned${drySuffix(opts.dryRun)}\n`;
+}
+
+/**
+ * Applies with the set and prints what the set adds. Returns the apply's report (an empty one for a
+ * client dry run), the set's report, and how many failures the set adds (conflicts, failed deletions).
+ */
+export async function applyWithSet(manifests: readonly Manifest[], deps: ApplySetDeps, run: ApplyOptions, opts: ApplyCommandOptions, out: SetOutput): Promise<{ report: ApplyReport; set: ApplySetReport; failed: number }> {
+  const set = await applyManifestsWithSet(manifests, deps, {
+    ...run,
+    dryRun: opts.dryRun === 'none' ? undefined : opts.dryRun,
+    parent: opts.applySet!,
+    namespace: opts.applySetNamespace,
+    takeover: opts.applySetTakeover,
+    onPruned: (r) => {
+      const line = prunedLine(r, opts, out.prefix);
+      if (line) out.out(line);
+    },
+  });
+  if (set.takenOverFrom !== undefined) out.err(`ApplySet ${set.parent.ref} taken over from ${set.takenOverFrom ? `tooling ${JSON.stringify(set.takenOverFrom)}` : 'a parent without tooling'}${drySuffix(opts.dryRun)}\n`);
+  let failed = 0;
+  for (const c of set.conflicts) {
+    out.err(conflictLine(c) + '\n');
+    failed++;
+  }
+  for (const r of set.pruned) {
+    if (!r.error) continue;
+    out.err(`error: pruning ${memberRef(r.member)}: ${failureReason(r.error)}\n`);
+    failed++;
+  }
+  const report = set.apply ?? { results: [], succeeded: 0, failed: 0, unknown: 0, skipped: 0, interrupted: false };
+  return { report, set, failed };
+}
+
+/** The set's summary line: `ApplySet configmaps./app: 2 pruned` (with what was not, and why the parent kept the union). */
+export function setSummary(set: ApplySetReport, dryRun: ApplyCommandOptions['dryRun']): string {
+  const pruned = set.pruned.filter((r) => !r.error).length;
+  let s = `ApplySet ${set.parent.ref}: ${pruned} pruned`;
+  const notPruned = set.pruned.length - pruned + set.conflicts.length;
+  if (notPruned) s += `, ${notPruned} not pruned`;
+  if (set.apply && (set.apply.failed + set.apply.unknown + set.apply.skipped > 0 || set.apply.interrupted)) s += ' (apply failed: nothing pruned)';
+  else if (!set.complete) s += ' (the parent keeps the previous group-kinds and namespaces until a complete run)';
+  return s + drySuffix(dryRun);
+}
+
+/** io's stdout and stderr as a SetOutput. */
+export function ioOutput(io: IO, prefix = ''): SetOutput {
+  return { prefix, out: (l) => io.stdout.write(l), err: (l) => io.stderr.write(l) };
+}
