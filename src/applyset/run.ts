@@ -61,7 +61,7 @@ export interface ParentOptions {
   /** `[RESOURCE][.GROUP]/NAME` (`configmap/app`, `secrets/app`, `applysets.example.com/app`); no `/`: a Secret. */
   parent: string;
   /** The parent's namespace (a namespaced parent needs one: kubectl takes it from `-n` only). */
-  namespace?: string;
+  parentNamespace?: string;
 }
 
 export interface ApplySetOptions extends ParentOptions, Omit<ApplyOptions, 'dryRun'> {
@@ -129,7 +129,7 @@ export async function openParent(deps: ApplySetDeps, o: ParentOptions & { takeov
     throw new ApplySetError(`invalid parent reference ${JSON.stringify(o.parent)}: ${e instanceof Error ? e.message : String(e)}`);
   }
   const builtin = BUILTIN_PARENTS.has(`${mapping.gvr.group}/${mapping.gvr.resource}`);
-  const namespace = mapping.namespaced ? (o.namespace ?? '') : '';
+  const namespace = mapping.namespaced ? (o.parentNamespace ?? '') : '';
   if (mapping.namespaced && !namespace) throw new ApplySetError('namespace is required to use namespace-scoped ApplySet');
   if (!builtin) await assertParentType(deps.client, mapping);
   const id = applySetId({ name: ref.name, namespace, kind: mapping.gvk.kind, group: mapping.gvk.group });

@@ -42,7 +42,7 @@ export async function applyWithSet(manifests: readonly Manifest[], deps: ApplySe
     ...run,
     dryRun: opts.dryRun === 'none' ? undefined : opts.dryRun,
     parent: opts.applySet!,
-    namespace: opts.applySetNamespace,
+    parentNamespace: opts.applySetNamespace,
     takeover: opts.applySetTakeover,
     onPruned: (r) => {
       const line = prunedLine(r, opts, out.prefix);

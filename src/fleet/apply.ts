@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { fanOut, type ContextResult } from './fanout.js';
 import type { Member as GetMember } from './get.js';
 import type { CachedDiscovery } from '../discovery/types.js';
+import { applyManifestsWithSet, type ApplySetOptions, type ApplySetReport } from '../applyset/run.js';
 
 /** A context to apply to: get's member, plus its discovery, invalidated when a CRD or APIService is written. */
 type Member = GetMember & { discovery?(): Promise<CachedDiscovery> };
@@ -30,24 +31,31 @@ export interface FleetApplyOptions {
   wait?: { timeoutMs: number };
   /** Each context's report (or error), in the contexts' order. */
   onContext(result: ContextResult<ContextApply>): void;
+  /** `--prune --applyset` (issue 37): the same ApplySet in each context (its refusal is that context's error). */
+  set?: Pick<ApplySetOptions, 'parent' | 'parentNamespace' | 'takeover'>;
 }
 
 /** One context's apply: its report and, with `wait`, how many objects became ready and a line for each that did not. */
 export interface ContextApply {
   report: ApplyReport;
   waited?: { ready: number; errors: string[]; interrupted: boolean };
+  /** With `set`: the ApplySet's report (what was pruned, conflicts). */
+  set?: ApplySetReport;
 }
 
 export async function fleetApply(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: FleetApplyOptions): Promise<Array<ContextResult<ContextApply>>> {
   return perContext(contexts, open, manifests, o, async (copy, m, namespace) => {
     await m.preconnect?.();
     const [mapper, client, ns, discovery] = await Promise.all([m.mapper(), m.dynamic(), namespace(), m.discovery?.()]);
-    const report = await applyManifests(copy, { mapper, client, clock: o.clock, discovery }, { ...o.apply, namespace: ns, signal: o.signal });
-    if (!o.wait || o.apply.dryRun || report.interrupted) return { report };
+    const deps = { mapper, client, clock: o.clock, discovery };
+    const opts = { ...o.apply, namespace: ns, signal: o.signal };
+    const set = o.set ? await applyManifestsWithSet(copy, deps, { ...opts, ...o.set, dryRun: o.apply.dryRun ? 'server' : undefined }) : undefined;
+    const report = set ? set.apply! : await applyManifests(copy, deps, opts);
+    if (!o.wait || o.apply.dryRun || report.interrupted) return { report, set };
     // As a single-context --wait: this context's objects, watched on its own connection.
     const signal = o.signal ?? new AbortController().signal;
     const waited = await waitForApplied(report, client, { clock: o.clock ?? systemClock, timeoutMs: o.wait.timeoutMs, signal });
-    return { report, waited: { ...waited, interrupted: signal.aborted } };
+    return { report, set, waited: { ...waited, interrupted: signal.aborted } };
   });
 }
 

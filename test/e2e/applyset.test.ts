@@ -16,6 +16,7 @@ import { hasKubectl, runCommand, type Run } from '../support/cli.js';
 import { simpleCrd } from '../support/apiserver/crds.js';
 import { configMap, kdynIn, manifestFile } from './apply-helpers.js';
 import { applySetId } from '../../src/applyset/spec.js';
+import { startFleetEnv } from '../support/fleet-env.js';
 
 let env: ServerEnv;
 let server: LocalApiServer;
@@ -222,4 +223,35 @@ test('bad flags: --applyset without --prune, --prune without --applyset, a names
   const crParent = await kdyn(['apply', '-n', 'demo', '-f', p, '--prune', '--applyset=rockets.demo.kdyn.dev/x']);
   assert.equal(crParent.err, 'error: resource "demo.kdyn.dev/v1, Resource=rockets" is not permitted as an ApplySet parent (CRD needs "applyset.kubernetes.io/is-parent-type" label)\n');
   assert.deepEqual(writes().filter((w) => w.path.includes('/configmaps')), [], 'nothing applied');
+});
+
+test('a fleet (--context a,b,down): the same set in each context, pruned per context; a context that is down is one error line', async () => {
+  const fleet = await startFleetEnv({ contexts: ['east', 'west'], down: ['gone'], prefix: 'kdyn-applyset-fleet-' });
+  try {
+    const run = (args: string[]) => kdynIn({ dir: fleet.dir, kubeconfig: fleet.kubeconfig })(args);
+    const all = manifestFile(fleet.dir, 'all.yaml', [configMap('a'), configMap('b')]);
+    const one = manifestFile(fleet.dir, 'one.yaml', [configMap('a')]);
+    const first = await run(['apply', '-n', 'demo', '-f', all, '--prune', '--applyset=configmap/app', '--context', 'east,west,gone']);
+    assert.equal(first.code, 1, 'the context that is down fails the run');
+    assert.equal(first.out, 'east/configmap/a serverside-applied\neast/configmap/b serverside-applied\nwest/configmap/a serverside-applied\nwest/configmap/b serverside-applied\n');
+    assert.equal(first.err.split('\n').filter((l) => l.startsWith('error: context "gone"')).length, 1, first.err);
+    const r = await run(['apply', '-n', 'demo', '-f', one, '--prune', '--applyset=configmap/app', '--context', 'east,west']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'east/configmap/a unchanged\neast/configmap/b pruned\nwest/configmap/a unchanged\nwest/configmap/b pruned\n');
+    assert.match(r.err, /^context "west": ApplySet configmaps\.\/app: 1 pruned$/m);
+    for (const s of fleet.servers.values()) {
+      assert.equal(s.store.get('', 'configmaps', 'demo', 'b'), undefined);
+      assert.equal(s.store.get('', 'configmaps', 'demo', 'app')!.metadata.annotations!['applyset.kubernetes.io/contains-group-kinds'], 'ConfigMap');
+    }
+    // A context whose parent another tool owns: that context's one line; the other is applied.
+    const west = fleet.servers.get('west')!;
+    const parent = west.store.get('', 'configmaps', 'demo', 'app')!;
+    west.store.update('', 'configmaps', { ...parent, metadata: { ...parent.metadata, annotations: { ...parent.metadata.annotations, 'applyset.kubernetes.io/tooling': 'kubectl/v1.32.5' } } });
+    const refused = await run(['apply', '-n', 'demo', '-f', one, '--prune', '--applyset=configmap/app', '--context', 'east,west']);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.out, 'east/configmap/a unchanged\n');
+    assert.match(refused.err, /^error: context "west": ApplySet parent object "configmaps\.\/app" already exists and is managed by tooling "kubectl" instead of "kdyn"/m);
+  } finally {
+    await fleet.stop();
+  }
 });

@@ -11,6 +11,7 @@
 import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
+import { UsageError } from '../../core/errors.js';
 import type { Unstructured } from '../../core/unstructured.js';
 import type { Manifest } from '../../apply/manifests.js';
 import type { PlannedRequest } from '../../apply/requests.js';
@@ -22,6 +23,9 @@ import { contextErrorLine, contextList, jsonlRecord } from '../../fleet/output.j
 import { requestDocument } from '../../printers/apply.js';
 import type { ApplyCommandOptions } from '../apply-options.js';
 import { clientDryRunSummary, failureLine, objectRef, sharedAuthFailure, summaryLine } from '../../apply/report.js';
+import type { ApplySetReport } from '../../applyset/run.js';
+import { conflictLine, memberRef } from '../../applyset/prune.js';
+import { prunedLine, setSummary } from '../apply-set.js';
 
 /** One object to print: applied (server) or as it would be sent (client dry run). */
 interface Entry {
@@ -33,6 +37,7 @@ interface Entry {
 
 export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: ApplyCommandOptions, manifests: Manifest[]): Promise<number> {
   const fleet = await fleetRequest(args, ctx, { namespaces: false });
+  if (opts.applySet && opts.dryRun === 'client') throw new UsageError('--dry-run=client with --applyset is for one context: use --dry-run=server across contexts');
   const shape = opts.output.format;
   const clientDryRun = opts.dryRun === 'client';
   const encode = shape === 'json' ? (await import('../../printers/json.js')).toJSON : shape === 'yaml' || (clientDryRun && shape === 'text') ? (await import('../../printers/yaml.js')).toYAML : undefined;
@@ -60,7 +65,7 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
     io.stdout.write(text);
   };
   const summary = (context: string, line: string) => io.stderr.write(`context ${JSON.stringify(context)}: ${line}\n`);
-  const printReport = (context: string, { report, waited }: ContextApply) => {
+  const printReport = (context: string, { report, waited, set }: ContextApply) => {
     const entries: Entry[] = [];
     // A bad token or no rights: one line for the context, not one per object.
     const shared = sharedAuthFailure(report);
@@ -74,7 +79,19 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
     // --wait: an object not ready is that context's failure, one line each (as a single-context --wait).
     for (const line of waited?.errors ?? []) io.stderr.write(contextErrorLine(context, line));
     failed ||= report.failed + report.unknown > 0 || (waited?.errors.length ?? 0) > 0;
+    if (set) failed = printSet(context, set) || failed;
     summary(context, summaryLine(report, { serverDryRun: opts.dryRun === 'server', ready: waited?.ready, interrupted: report.interrupted || waited?.interrupted === true }));
+    if (set) summary(context, setSummary(set, opts.dryRun));
+  };
+  /** --prune --applyset: a context's pruned objects (`CONTEXT/kind/name pruned`), its conflicts and failed deletions; true if any. */
+  const printSet = (context: string, set: ApplySetReport): boolean => {
+    if (set.takenOverFrom !== undefined) summary(context, `ApplySet ${set.parent.ref} taken over from tooling ${JSON.stringify(set.takenOverFrom)}${dry}`);
+    let text = '';
+    for (const r of set.pruned) text += prunedLine(r, opts, `${context}/`) ?? '';
+    io.stdout.write(text);
+    const lines = [...set.conflicts.map(conflictLine), ...set.pruned.filter((r) => r.error).map((r) => `error: pruning ${memberRef(r.member)}: ${failureReason(r.error)}`)];
+    for (const l of lines) io.stderr.write(contextErrorLine(context, l.replace(/^error: /, '')));
+    return lines.length > 0;
   };
   const fanOpts = {
     apply: {
@@ -108,7 +125,10 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
           summary(context, clientDryRunSummary(manifests.length, plan.requests.length, plan.errors.length));
         }),
       });
-    } else await fleetApply(fleet.contexts, fleet.open, manifests, { ...fanOpts, wait: opts.wait ? { timeoutMs: opts.timeoutMs } : undefined, onContext: each(printReport) });
+    } else {
+      const set = opts.applySet ? { parent: opts.applySet, parentNamespace: opts.applySetNamespace, takeover: opts.applySetTakeover } : undefined;
+      await fleetApply(fleet.contexts, fleet.open, manifests, { ...fanOpts, set, wait: opts.wait ? { timeoutMs: opts.timeoutMs } : undefined, onContext: each(printReport) });
+    }
   } finally {
     unregister?.();
   }

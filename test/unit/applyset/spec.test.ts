@@ -18,6 +18,7 @@ import {
   recordedSet,
   toolingName,
 } from '../../../src/applyset/spec.js';
+import type { Unstructured } from '../../../src/core/unstructured.js';
 import { conflictLine, memberKey, memberRef, pruneSet, type Member } from '../../../src/applyset/prune.js';
 
 test('applySetId: the KEP example and IDs kubectl v1.32 wrote (ConfigMap and Secret parents)', () => {
@@ -59,10 +60,10 @@ test('recordedSet: the group-kinds as written, the namespaces with the parent’
 });
 
 const ID = 'applyset-_TxcTyPh7XGlwSFAqtQJP0gIGHmke8gcreeAKB3tg4A-v1';
-const parent = (tooling: string | undefined, id: string | undefined | null = ID) => ({
+const parent = (tooling: string | undefined, id: string | undefined | null = ID): Unstructured => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
-  metadata: { name: 'myset', namespace: 'as-test', labels: typeof id === 'string' ? { 'applyset.kubernetes.io/id': id } : {}, annotations: tooling ? { 'applyset.kubernetes.io/tooling': tooling } : {} },
+  metadata: { name: 'myset', namespace: 'as-test', labels: typeof id === 'string' ? { 'applyset.kubernetes.io/id': id } : ({} as Record<string, string>), annotations: tooling ? { 'applyset.kubernetes.io/tooling': tooling } : ({} as Record<string, string>) },
 });
 
 test("checkParent: ours; another tool's refused naming both tools (kubectl's words) unless taken over; a wrong ID never passes", () => {
