@@ -50,7 +50,8 @@ export function pruneSet(members: readonly Member[], kept: ReadonlySet<string>, 
   return { prune, conflicts };
 }
 
-function compareMembers(a: Member, b: Member): number {
+/** group-kind, then namespace, then name. */
+export function compareMembers(a: Member, b: Member): number {
   return cmp(groupKindPrefix(a), groupKindPrefix(b)) || cmp(a.namespace, b.namespace) || cmp(a.name, b.name);
 }
 

@@ -46,7 +46,7 @@ import {
   type ParentVerdict,
   type RecordedSet,
 } from './spec.js';
-import { memberKey, pruneSet, type Member, type PruneConflict } from './prune.js';
+import { compareMembers, memberKey, pruneSet, type Member, type PruneConflict } from './prune.js';
 
 export interface ApplySetDeps {
   client: DynamicClient;
@@ -299,3 +299,24 @@ function memberHandle(client: DynamicClient, m: Member): ResourceClient {
 
 export type { ParentVerdict };
 export { ApplySetError };
+
+/** A set as found on the server: its parent, the tooling that manages it, and its members. */
+export interface ApplySetView {
+  parent: ParentInfo;
+  /** The parent's tooling annotation (`kubectl/v1.32.5`, `kdyn/0.1.0`). */
+  tooling: string;
+  members: Member[];
+}
+
+/**
+ * The members of an existing set (any tool's: reading mutates nothing), listed as a prune would
+ * list them: each recorded group-kind in each recorded namespace, with the part-of selector. The
+ * parent's ID label is verified first; a missing parent is an error.
+ */
+export async function readApplySet(deps: Pick<ApplySetDeps, 'client' | 'mapper'>, o: ParentOptions): Promise<ApplySetView> {
+  const { parent } = await openParent(deps, { ...o, takeover: true });
+  if (!parent.live) throw new ApplySetError(`ApplySet parent object ${JSON.stringify(parent.ref)} not found${parent.namespace ? ` in namespace ${JSON.stringify(parent.namespace)}` : ''}`);
+  const members = await listMembers(deps, parent);
+  members.sort(compareMembers);
+  return { parent, tooling: parent.live.metadata?.annotations?.['applyset.kubernetes.io/tooling'] ?? '', members };
+}

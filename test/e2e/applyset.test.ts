@@ -255,3 +255,21 @@ test('a fleet (--context a,b,down): the same set in each context, pruned per con
     await fleet.stop();
   }
 });
+
+test('kdyn applyset lists the members of any set (kubectl made this one): the same objects kubectl get -l part-of=ID finds', async (t) => {
+  if (!hasKubectl()) return t.skip('kubectl not on PATH');
+  const ns = await namespace('list');
+  const c = await kubectl(['apply', '--server-side', '-n', ns, '-f', file('list.yaml', [deployment('d'), configMap('b'), configMap('a')]), '--prune', '--applyset=configmap/app']);
+  assert.equal(c.code, 0, c.err);
+  const id = applySetId({ name: 'app', namespace: ns, kind: 'ConfigMap', group: '' });
+  const theirs = await kubectl(['get', 'configmaps,deployments.apps', '-n', ns, '-l', `applyset.kubernetes.io/part-of=${id}`, '-o', 'name']);
+  const names = await kdyn(['applyset', 'configmap/app', '-n', ns, '-o', 'name']);
+  assert.equal(names.code, 0, names.err);
+  assert.equal(names.out, theirs.out);
+  const table = await kdyn(['applyset', 'configmap/app', '-n', ns]);
+  const pad = 'NAMESPACE   '.length;
+  assert.equal(table.out, ['NAMESPACE   NAME', ...['configmap/a', 'configmap/b', 'deployment.apps/d'].map((n) => ns.padEnd(pad) + n)].join('\n') + '\n');
+  assert.match(table.err, new RegExp(`^ApplySet configmaps\\./app in namespace ${ns} \\(${id}\\), tooling kubectl/v1\\.32\\.\\d+: 3 members\\n$`));
+  assert.deepEqual(await kdyn(['applyset', 'configmap/none', '-n', ns]), { code: 1, out: '', err: `error: ApplySet parent object "configmaps./none" not found in namespace "${ns}"\n` });
+  assert.deepEqual(writes().filter((w) => w.path.includes(`/namespaces/${ns}/`)), [], 'listing writes nothing');
+});
