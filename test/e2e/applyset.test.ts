@@ -269,7 +269,7 @@ test('kdyn applyset lists the members of any set (kubectl made this one): the sa
   const table = await kdyn(['applyset', 'configmap/app', '-n', ns]);
   const pad = 'NAMESPACE   '.length;
   assert.equal(table.out, ['NAMESPACE   NAME', ...['configmap/a', 'configmap/b', 'deployment.apps/d'].map((n) => ns.padEnd(pad) + n)].join('\n') + '\n');
-  assert.match(table.err, new RegExp(`^ApplySet configmaps\\./app in namespace ${ns} \\(${id}\\), tooling kubectl/v1\\.32\\.\\d+: 3 members\\n$`));
+  assert.match(table.err, new RegExp(`^ApplySet configmaps\\./app in namespace ${ns} \\(${id}\\), tooling kubectl/v1\\.32\\.\\S+: 3 members\\n$`));
   assert.deepEqual(await kdyn(['applyset', 'configmap/none', '-n', ns]), { code: 1, out: '', err: `error: ApplySet parent object "configmaps./none" not found in namespace "${ns}"\n` });
   assert.deepEqual(writes().filter((w) => w.path.includes(`/namespaces/${ns}/`)), [], 'listing writes nothing');
 });
