@@ -263,6 +263,7 @@ test('kdyn applyset lists the members of any set (kubectl made this one): the sa
   assert.equal(c.code, 0, c.err);
   const id = applySetId({ name: 'app', namespace: ns, kind: 'ConfigMap', group: '' });
   const theirs = await kubectl(['get', 'configmaps,deployments.apps', '-n', ns, '-l', `applyset.kubernetes.io/part-of=${id}`, '-o', 'name']);
+  server.clearLog();
   const names = await kdyn(['applyset', 'configmap/app', '-n', ns, '-o', 'name']);
   assert.equal(names.code, 0, names.err);
   assert.equal(names.out, theirs.out);
