@@ -130,6 +130,23 @@ export { statusConditions, findCondition, hasCondition, type Condition, type Con
 export { readiness, type Readiness } from './apply/ready.js';
 export { waitReady, type WaitItem, type WaitOptions, type WaitOutcome } from './apply/wait.js';
 export { isApplyConflict, conflictSummary } from './apply/conflict.js';
+// ApplySets (KEP-3659, as `kubectl apply --prune --applyset` with KUBECTL_APPLYSET=true): apply a set of objects under a parent
+// object and prune what the set no longer holds; read a set's members; the spec's IDs and labels (docs/applysets.md).
+export {
+  applySet,
+  applyManifestsWithSet,
+  readApplySet,
+  DEFAULT_TOOLING,
+  type ApplySetDeps,
+  type ApplySetOptions,
+  type ApplySetReport,
+  type ApplySetView,
+  type ParentInfo,
+  type ParentOptions,
+  type PruneResult,
+} from './applyset/run.js';
+export { applySetId, ApplySetError, ID_LABEL, PART_OF_LABEL, TOOLING_ANNOTATION, GROUP_KINDS_ANNOTATION, NAMESPACES_ANNOTATION, PARENT_TYPE_LABEL, type ParentIdentity, type RecordedSet } from './applyset/spec.js';
+export type { Member as ApplySetMember, PruneConflict } from './applyset/prune.js';
 
 // Controllers: a shared informer (store, indexes, handlers, resync, health) over the watcher, and a work queue.
 export { Informer, informer } from './informer/informer.js';

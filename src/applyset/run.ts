@@ -320,3 +320,13 @@ export async function readApplySet(deps: Pick<ApplySetDeps, 'client' | 'mapper'>
   members.sort(compareMembers);
   return { parent, tooling: parent.live.metadata?.annotations?.['applyset.kubernetes.io/tooling'] ?? '', members };
 }
+
+/**
+ * The library entry point: apply plain objects as the ApplySet of `parent` and prune what the set
+ * held that `objects` no longer do (`kdyn apply --prune --applyset`; origins in messages are
+ * `"input" document N`). Refusals (another tool's set without `takeover`, a wrong ID, bad input)
+ * throw before any write; apply and prune failures are in the report (`complete: false`).
+ */
+export function applySet(objects: readonly Unstructured[], deps: ApplySetDeps, opts: ApplySetOptions): Promise<ApplySetReport> {
+  return applyManifestsWithSet(objects.map((object, i) => ({ source: 'input', document: i + 1, object })), deps, opts);
+}
