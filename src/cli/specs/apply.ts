@@ -44,7 +44,7 @@ export const applySpec: CommandSpec = {
     ['Take over fields another field manager owns', 'kdyn apply -f manifest.yaml --force-conflicts'],
     ['Check with the server without persisting anything', 'kdyn apply -f manifest.yaml --dry-run=server'],
     ['Apply and wait until the deployments have rolled out', 'kdyn apply -f app.yaml --wait --timeout=2m'],
-    ['Apply the ApplySet of ConfigMap app in namespace prod and delete what the manifests no longer hold', 'kdyn apply -n prod -f ./manifests --prune --applyset=configmap/app'],
-    ['Show what taking over an ApplySet kubectl made would change, then take it over', 'kdyn apply -n prod -f ./manifests --prune --applyset=configmap/app --applyset-takeover --dry-run=server'],
+    ['Apply the ApplySet of ConfigMap app and delete what the files dropped', 'kdyn apply -n prod -f app/ --prune --applyset=configmap/app'],
+    ["Show what taking over kubectl's ApplySet would change", 'kdyn apply -n prod -f app/ --prune --applyset=app --applyset-takeover --dry-run=server'],
   ],
 };
