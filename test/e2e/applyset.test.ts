@@ -274,3 +274,43 @@ test('kdyn applyset lists the members of any set (kubectl made this one): the sa
   assert.deepEqual(await kdyn(['applyset', 'configmap/none', '-n', ns]), { code: 1, out: '', err: `error: ApplySet parent object "configmaps./none" not found in namespace "${ns}"\n` });
   assert.deepEqual(writes().filter((w) => w.path.includes(`/namespaces/${ns}/`)), [], 'listing writes nothing');
 });
+
+test('a cluster-scoped custom resource parent (its CRD labelled is-parent-type): members in several namespaces, recorded as kubectl records them', async (t) => {
+  const crd = simpleCrd({ group: 'sets.kdyn.dev', plural: 'bundles', kind: 'Bundle', scope: 'Cluster' });
+  (crd.metadata as { labels?: Record<string, string> }).labels = { 'applyset.kubernetes.io/is-parent-type': 'true' };
+  assert.equal((await kdyn(['apply', '-f', file('bundle-crd.yaml', [crd])])).code, 0);
+  // As kubectl requires of a custom resource parent: made beforehand with its ID, tooling and (empty) group-kinds.
+  const bundle = (name: string, tooling: string) => ({
+    apiVersion: 'sets.kdyn.dev/v1',
+    kind: 'Bundle',
+    metadata: {
+      name,
+      labels: { 'applyset.kubernetes.io/id': applySetId({ name, namespace: '', kind: 'Bundle', group: 'sets.kdyn.dev' }) },
+      annotations: { 'applyset.kubernetes.io/tooling': tooling, 'applyset.kubernetes.io/contains-group-kinds': '' },
+    },
+  });
+  assert.equal((await kdyn(['apply', '-f', file('bundles.yaml', [bundle('kd', 'kdyn/0'), bundle('kc', 'kubectl/v1.32.5')])])).code, 0);
+  const [x, y] = [await namespace('cr-x'), await namespace('cr-y')];
+  const input = (tag: string) => file(`cr-${tag}.yaml`, [configMap(`${tag}-1`, { k: 'v' }, y), configMap(`${tag}-2`, { k: 'v' }, x)]);
+  const missing = await kdyn(['apply', '-f', input('kd'), '--prune', '--applyset=bundles.sets.kdyn.dev/none']);
+  assert.deepEqual(missing, { code: 1, out: '', err: 'error: custom resource ApplySet parents cannot be created automatically\n' });
+  const k = await kdyn(['apply', '-f', input('kd'), '--prune', '--applyset=bundles.sets.kdyn.dev/kd']);
+  assert.equal(k.code, 0, k.err);
+  const parent = (name: string) => server.store.get('sets.kdyn.dev', 'bundles', '', name)!.metadata;
+  const mine = parent('kd');
+  assert.equal(mine.labels!['applyset.kubernetes.io/id'], applySetId({ name: 'kd', namespace: '', kind: 'Bundle', group: 'sets.kdyn.dev' }));
+  assert.deepEqual(applysetMeta(mine).annotations, { 'applyset.kubernetes.io/contains-group-kinds': 'ConfigMap', 'applyset.kubernetes.io/additional-namespaces': [x, y].sort().join(',') });
+  if (hasKubectl()) {
+    const c = await kubectl(['apply', '--server-side', '-f', input('kc'), '--prune', '--applyset=bundles.sets.kdyn.dev/kc']);
+    assert.equal(c.code, 0, c.err);
+    const theirs = parent('kc');
+    assert.equal(theirs.labels!['applyset.kubernetes.io/id'], applySetId({ name: 'kc', namespace: '', kind: 'Bundle', group: 'sets.kdyn.dev' }), "kubectl's ID for a cluster-scoped custom resource parent");
+    assert.deepEqual(applysetMeta(theirs).annotations, applysetMeta(mine).annotations);
+  } else t.diagnostic('kubectl not on PATH: the comparison with kubectl did not run');
+  // Dropping the member in y prunes it there: every recorded namespace is listed.
+  const r = await kdyn(['apply', '-f', file('cr-kd-2.yaml', [configMap('kd-2', { k: 'v' }, x)]), '--prune', '--applyset=bundles.sets.kdyn.dev/kd']);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, 'configmap/kd-2 unchanged\nconfigmap/kd-1 pruned\n');
+  assert.equal(cmIn(y, 'kd-1'), undefined);
+  assert.equal(applysetMeta(parent('kd')).annotations['applyset.kubernetes.io/additional-namespaces'], x);
+});
