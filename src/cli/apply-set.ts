@@ -12,11 +12,12 @@ import { applyManifestsWithSet, type ApplySetDeps, type ApplySetReport, type Pru
 import { conflictLine, memberRef } from '../applyset/prune.js';
 import type { ApplyCommandOptions } from './apply-options.js';
 
-/** Where the lines go: `prefix` before each stdout line (a fleet's `CONTEXT/`), `err` for stderr lines. */
+/** Where the lines go: `prefix` before each stdout line (a fleet's `CONTEXT/`), `err` for error lines, `note` for other stderr lines. */
 export interface SetOutput {
   prefix: string;
   out(line: string): void;
   err(line: string): void;
+  note(line: string): void;
 }
 
 /** The suffix kubectl puts after `pruned`. */
@@ -34,34 +35,31 @@ export function prunedLine(r: PruneResult, opts: Pick<ApplyCommandOptions, 'dryR
 }
 
 /**
- * Applies with the set and prints what the set adds. Returns the apply's report (an empty one for a
- * client dry run), the set's report, and how many failures the set adds (conflicts, failed deletions).
+ * Applies with the set and prints what the set adds (printSet). Returns the apply's report (an empty
+ * one for a client dry run), the set's report, and how many failures the set adds.
  */
 export async function applyWithSet(manifests: readonly Manifest[], deps: ApplySetDeps, run: ApplyOptions, opts: ApplyCommandOptions, out: SetOutput): Promise<{ report: ApplyReport; set: ApplySetReport; failed: number }> {
-  const set = await applyManifestsWithSet(manifests, deps, {
-    ...run,
-    dryRun: opts.dryRun === 'none' ? undefined : opts.dryRun,
-    parent: opts.applySet!,
-    parentNamespace: opts.applySetNamespace,
-    takeover: opts.applySetTakeover,
-    onPruned: (r) => {
-      const line = prunedLine(r, opts, out.prefix);
-      if (line) out.out(line);
-    },
-  });
-  if (set.takenOverFrom !== undefined) out.err(`ApplySet ${set.parent.ref} taken over from ${set.takenOverFrom ? `tooling ${JSON.stringify(set.takenOverFrom)}` : 'a parent without tooling'}${drySuffix(opts.dryRun)}\n`);
-  let failed = 0;
-  for (const c of set.conflicts) {
-    out.err(conflictLine(c) + '\n');
-    failed++;
-  }
-  for (const r of set.pruned) {
-    if (!r.error) continue;
-    out.err(`error: pruning ${memberRef(r.member)}: ${failureReason(r.error)}\n`);
-    failed++;
-  }
+  const set = await applyManifestsWithSet(manifests, deps, { ...run, ...setOptions(opts), dryRun: opts.dryRun === 'none' ? undefined : opts.dryRun });
   const report = set.apply ?? { results: [], succeeded: 0, failed: 0, unknown: 0, skipped: 0, interrupted: false };
-  return { report, set, failed };
+  return { report, set, failed: printSet(set, opts, out) };
+}
+
+/** The set's options from the command line's. */
+export function setOptions(opts: ApplyCommandOptions): { parent: string; parentNamespace?: string; takeover: boolean } {
+  return { parent: opts.applySet!, parentNamespace: opts.applySetNamespace, takeover: opts.applySetTakeover };
+}
+
+/**
+ * What a set adds to apply's output: a take-over's line, the pruned objects (stdout, kubectl's
+ * lines), conflicts and failed deletions (one error line each). Returns how many failed.
+ */
+export function printSet(set: ApplySetReport, opts: Pick<ApplyCommandOptions, 'dryRun' | 'output'>, out: SetOutput): number {
+  if (set.takenOverFrom !== undefined) out.note(`ApplySet ${set.parent.ref} taken over from ${set.takenOverFrom ? `tooling ${JSON.stringify(set.takenOverFrom)}` : 'a parent without tooling'}${drySuffix(opts.dryRun)}\n`);
+  const text = set.pruned.map((r) => prunedLine(r, opts, out.prefix) ?? '').join('');
+  if (text) out.out(text);
+  const errors = [...set.conflicts.map(conflictLine), ...set.pruned.filter((r) => r.error).map((r) => `error: pruning ${memberRef(r.member)}: ${failureReason(r.error)}`)];
+  for (const line of errors) out.err(line + '\n');
+  return errors.length;
 }
 
 /** The set's summary line: `ApplySet configmaps./app: 2 pruned` (with what was not, and why the parent kept the union). */
@@ -77,5 +75,5 @@ export function setSummary(set: ApplySetReport, dryRun: ApplyCommandOptions['dry
 
 /** io's stdout and stderr as a SetOutput. */
 export function ioOutput(io: IO, prefix = ''): SetOutput {
-  return { prefix, out: (l) => io.stdout.write(l), err: (l) => io.stderr.write(l) };
+  return { prefix, out: (l) => io.stdout.write(l), err: (l) => io.stderr.write(l), note: (l) => io.stderr.write(l) };
 }

@@ -24,8 +24,7 @@ import { requestDocument } from '../../printers/apply.js';
 import type { ApplyCommandOptions } from '../apply-options.js';
 import { clientDryRunSummary, failureLine, objectRef, sharedAuthFailure, summaryLine } from '../../apply/report.js';
 import type { ApplySetReport } from '../../applyset/run.js';
-import { conflictLine, memberRef } from '../../applyset/prune.js';
-import { prunedLine, setSummary } from '../apply-set.js';
+import { printSet, setOptions, setSummary } from '../apply-set.js';
 
 /** One object to print: applied (server) or as it would be sent (client dry run). */
 interface Entry {
@@ -79,20 +78,13 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
     // --wait: an object not ready is that context's failure, one line each (as a single-context --wait).
     for (const line of waited?.errors ?? []) io.stderr.write(contextErrorLine(context, line));
     failed ||= report.failed + report.unknown > 0 || (waited?.errors.length ?? 0) > 0;
-    if (set) failed = printSet(context, set) || failed;
+    if (set) failed = printSetOf(context, set) || failed;
     summary(context, summaryLine(report, { serverDryRun: opts.dryRun === 'server', ready: waited?.ready, interrupted: report.interrupted || waited?.interrupted === true }));
     if (set) summary(context, setSummary(set, opts.dryRun));
   };
   /** --prune --applyset: a context's pruned objects (`CONTEXT/kind/name pruned`), its conflicts and failed deletions; true if any. */
-  const printSet = (context: string, set: ApplySetReport): boolean => {
-    if (set.takenOverFrom !== undefined) summary(context, `ApplySet ${set.parent.ref} taken over from tooling ${JSON.stringify(set.takenOverFrom)}${dry}`);
-    let text = '';
-    for (const r of set.pruned) text += prunedLine(r, opts, `${context}/`) ?? '';
-    io.stdout.write(text);
-    const lines = [...set.conflicts.map(conflictLine), ...set.pruned.filter((r) => r.error).map((r) => `error: pruning ${memberRef(r.member)}: ${failureReason(r.error)}`)];
-    for (const l of lines) io.stderr.write(contextErrorLine(context, l.replace(/^error: /, '')));
-    return lines.length > 0;
-  };
+  const printSetOf = (context: string, set: ApplySetReport): boolean =>
+    printSet(set, opts, { prefix: `${context}/`, out: (l) => io.stdout.write(l), err: (l) => io.stderr.write(contextErrorLine(context, l)), note: (l) => summary(context, l.trimEnd()) }) > 0;
   const fanOpts = {
     apply: {
       fieldManager: opts.fieldManager,
@@ -126,7 +118,7 @@ export async function runFleet(args: ParsedArgs, ctx: Context, io: IO, opts: App
         }),
       });
     } else {
-      const set = opts.applySet ? { parent: opts.applySet, parentNamespace: opts.applySetNamespace, takeover: opts.applySetTakeover } : undefined;
+      const set = opts.applySet ? setOptions(opts) : undefined;
       await fleetApply(fleet.contexts, fleet.open, manifests, { ...fanOpts, set, wait: opts.wait ? { timeoutMs: opts.timeoutMs } : undefined, onContext: each(printReport) });
     }
   } finally {

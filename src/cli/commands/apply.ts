@@ -109,7 +109,7 @@ async function clientDryRun(manifests: Manifest[], ctx: Context, io: IO, opts: A
   let setFailed = 0;
   if (opts.applySet) {
     const { applyWithSet } = await import('../apply-set.js');
-    const r = await applyWithSet(manifests, { client: await ctx.dynamic(), mapper: await ctx.mapper() }, applyOpts, opts, { prefix: opts.output.format === 'text' ? '# ' : '', out: (l) => (pruned += l), err: (l) => io.stderr.write(l) });
+    const r = await applyWithSet(manifests, { client: await ctx.dynamic(), mapper: await ctx.mapper() }, applyOpts, opts, { prefix: opts.output.format === 'text' ? '# ' : '', out: (l) => (pruned += l), err: (l) => io.stderr.write(l), note: (l) => io.stderr.write(l) });
     manifests = r.set.manifests;
     setFailed = r.failed;
   }
