@@ -141,6 +141,8 @@ test("prune dry runs: kubectl's lines for what would go (server: `pruned (server
   assert.equal(server1.code, 0, server1.err);
   const prunedLines = (out: string) => out.split('\n').filter((l) => /pruned/.test(l));
   assert.deepEqual(prunedLines(server1.out), ['configmap/b pruned (server dry run)', 'deployment.apps/d pruned (server dry run)']);
+  const names = await kdyn(['apply', '-n', ns, '-f', one, '--prune', '--applyset=app', '--dry-run=server', '-o', 'name']);
+  assert.equal(names.out, 'configmap/a\nconfigmap/b\ndeployment.apps/d\n', "-o name: kubectl's name lines, the pruned after the applied");
   server.clearLog();
   const client = await kdyn(['apply', '-n', ns, '-f', one, '--prune', '--applyset=app', '--dry-run=client']);
   assert.equal(client.code, 0, client.err);
