@@ -16,12 +16,7 @@
  * `dryRun: 'server'` sends every write with dryRun=All; `'client'` sends no write at all (reads
  * only: the parent, the member lists) and applies nothing. The I/O is the injected client.
  */
-import { KdynError, StatusError } from '../core/errors.js';
 import type { Unstructured } from '../core/unstructured.js';
-import { gvrString } from '../core/gvk.js';
-import { VERSION } from '../core/version.js';
-import type { DynamicClient, ResourceClient } from '../dynamic/client.js';
-import type { RESTMapper, ResourceMapping } from '../restmapper/types.js';
 import type { CachedDiscovery } from '../discovery/types.js';
 import { invalidateAfterWrites } from '../discovery/invalidation.js';
 import type { Clock } from '../core/clock.js';
@@ -30,39 +25,20 @@ import { assertComplete, type Manifest } from '../apply/manifests.js';
 import { declaredKinds } from '../apply/plan.js';
 import { KindCache, resolveAll } from '../apply/resolve.js';
 import { runBounded } from '../apply/bounded.js';
-import { isApplyConflict } from '../apply/conflict.js';
-import {
-  ApplySetError,
-  PARENT_TYPE_LABEL,
-  applySetId,
-  checkParent,
-  formatGroupKind,
-  labelMember,
-  memberSelector,
-  parentPatch,
-  parseGroupKind,
-  parseParentRef,
-  recordedSet,
-  type ParentVerdict,
-  type RecordedSet,
-} from './spec.js';
-import { compareMembers, memberKey, pruneSet, type Member, type PruneConflict } from './prune.js';
+import { formatGroupKind, labelMember, type RecordedSet } from './spec.js';
+import { memberKey, pruneSet, type PruneConflict } from './prune.js';
+import { DEFAULT_TOOLING, openParent, updateParent, type ParentDeps, type ParentInfo, type ParentOptions } from './parent.js';
+import { deleteMember, listMembers, type PruneResult } from './members.js';
 
-export interface ApplySetDeps {
-  client: DynamicClient;
-  mapper: RESTMapper;
+export { readApplySet, type ApplySetView, type PruneResult } from './members.js';
+export { DEFAULT_TOOLING, type ParentInfo, type ParentOptions } from './parent.js';
+
+export interface ApplySetDeps extends ParentDeps {
   clock?: Clock;
   /** Invalidated after a CRD or APIService is applied or pruned (as apply does). */
   discovery?: CachedDiscovery;
 }
 
-/** The `--applyset` parent: which object, in which namespace. */
-export interface ParentOptions {
-  /** `[RESOURCE][.GROUP]/NAME` (`configmap/app`, `secrets/app`, `applysets.example.com/app`); no `/`: a Secret. */
-  parent: string;
-  /** The parent's namespace (a namespaced parent needs one: kubectl takes it from `-n` only). */
-  parentNamespace?: string;
-}
 
 export interface ApplySetOptions extends ParentOptions, Omit<ApplyOptions, 'dryRun'> {
   /** `server`: every write with dryRun=All; `client`: no write (reads only), nothing applied. */
@@ -75,26 +51,6 @@ export interface ApplySetOptions extends ParentOptions, Omit<ApplyOptions, 'dryR
   onPruned?: (p: PruneResult) => void;
 }
 
-export interface PruneResult {
-  member: Member;
-  dryRun: boolean;
-  error?: Error;
-}
-
-/** The parent as resolved and found. */
-export interface ParentInfo {
-  /** kubectl's form in messages: `configmaps./app`. */
-  ref: string;
-  mapping: ResourceMapping;
-  name: string;
-  /** '' for a cluster-scoped parent. */
-  namespace: string;
-  id: string;
-  /** The live parent (undefined: it does not exist yet). */
-  live?: Unstructured;
-  /** What the live parent records (empty for a new parent). */
-  recorded: RecordedSet;
-}
 
 export interface ApplySetReport {
   parent: ParentInfo;
@@ -110,64 +66,6 @@ export interface ApplySetReport {
   recorded: RecordedSet;
   /** Whether every step succeeded (the parent then records only the input's set). */
   complete: boolean;
-}
-
-const BUILTIN_PARENTS = new Set(['/secrets', '/configmaps']);
-const FIELD_MANAGER = 'kdyn-applyset';
-export const DEFAULT_TOOLING = `kdyn/${VERSION}`;
-
-/**
- * Resolves the parent and reads it: the checks of step 1 (mapping, namespace, a permitted custom
- * resource, the ID and tooling of a parent that exists). Reads only. Throws ApplySetError.
- */
-export async function openParent(deps: ApplySetDeps, o: ParentOptions & { takeover?: boolean; tool?: string }): Promise<{ parent: ParentInfo; verdict?: ParentVerdict }> {
-  const ref = parseParentRef(o.parent);
-  let mapping: ResourceMapping;
-  try {
-    mapping = await deps.mapper.resourceFor(ref.resource);
-  } catch (e) {
-    throw new ApplySetError(`invalid parent reference ${JSON.stringify(o.parent)}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  const builtin = BUILTIN_PARENTS.has(`${mapping.gvr.group}/${mapping.gvr.resource}`);
-  const namespace = mapping.namespaced ? (o.parentNamespace ?? '') : '';
-  if (mapping.namespaced && !namespace) throw new ApplySetError('namespace is required to use namespace-scoped ApplySet');
-  if (!builtin) await assertParentType(deps.client, mapping);
-  const id = applySetId({ name: ref.name, namespace, kind: mapping.gvk.kind, group: mapping.gvk.group });
-  const parent: ParentInfo = { ref: `${mapping.gvr.resource}.${mapping.gvr.group}/${ref.name}`, mapping, name: ref.name, namespace, id, recorded: { groupKinds: [], namespaces: namespace ? [namespace] : [] } };
-  let live: Unstructured;
-  try {
-    live = await parentHandle(deps.client, parent).get(ref.name);
-  } catch (e) {
-    if (!(e instanceof StatusError && e.code === 404)) throw new ApplySetError(`failed to fetch ApplySet parent object ${JSON.stringify(parent.ref)}: ${e instanceof Error ? e.message : String(e)}`);
-    if (!builtin) throw new ApplySetError('custom resource ApplySet parents cannot be created automatically');
-    return { parent };
-  }
-  const verdict = checkParent(live, { ref: parent.ref, id, tool: toolName(o.tool), takeover: o.takeover === true });
-  const recorded = recordedSet(live.metadata?.annotations ?? {}, namespace);
-  if (recorded.groupResources) {
-    // The deprecated annotation (resources): mapped to kinds, rewritten as kinds on the next update.
-    for (const gr of recorded.groupResources) recorded.groupKinds.push(formatGroupKind((await deps.mapper.resourceFor(gr)).gvk));
-  }
-  return { parent: { ...parent, live, recorded: { groupKinds: recorded.groupKinds, namespaces: recorded.namespaces } }, verdict };
-}
-
-function toolName(tooling = DEFAULT_TOOLING): string {
-  const slash = tooling.lastIndexOf('/');
-  return slash < 0 ? tooling : tooling.slice(0, slash);
-}
-
-/** A custom resource parent: its CRD must carry the is-parent-type label (kubectl's check and message). */
-async function assertParentType(client: DynamicClient, mapping: ResourceMapping): Promise<void> {
-  const crds = await client.resource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' }, { namespaced: false }).listAll({ labelSelector: PARENT_TYPE_LABEL });
-  const wanted = `${mapping.gvr.resource}.${mapping.gvr.group}`;
-  if (!crds.items.some((c) => c.metadata?.name === wanted)) {
-    throw new ApplySetError(`resource ${JSON.stringify(gvrString(mapping.gvr))} is not permitted as an ApplySet parent (CRD needs ${JSON.stringify(PARENT_TYPE_LABEL)} label)`);
-  }
-}
-
-function parentHandle(client: DynamicClient, p: Pick<ParentInfo, 'mapping' | 'namespace'>): ResourceClient {
-  const h = client.resource(p.mapping.gvr, { namespaced: p.mapping.namespaced });
-  return p.namespace ? h.namespace(p.namespace) : h;
 }
 
 /** The apply with its set: steps 1 to 5 above. Bad input and refusals throw before any write. */
@@ -228,99 +126,6 @@ function sortedUnique(v: string[]): string[] {
   return [...new Set(v)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** The parent's server-side apply (field manager `kdyn-applyset`); a conflict is retried with force, as kubectl does. */
-async function updateParent(client: DynamicClient, parent: ParentInfo, set: RecordedSet, o: { tooling: string; dryRun: boolean; force: boolean; validation?: ApplyOptions['fieldValidation'] }): Promise<void> {
-  const body = parentPatch({ apiVersion: apiVersionOf(parent.mapping), kind: parent.mapping.gvk.kind, name: parent.name, namespace: parent.namespace, id: parent.id, tooling: o.tooling, ...set });
-  const send = (force: boolean) => parentHandle(client, parent).patch(parent.name, JSON.stringify(body), 'apply', { fieldManager: FIELD_MANAGER, force, dryRun: o.dryRun, fieldValidation: o.validation ?? 'Strict' });
-  try {
-    await send(o.force).catch((e: unknown) => {
-      if (!o.force && isApplyConflict(e)) return send(true);
-      throw e;
-    });
-  } catch (e) {
-    throw new ApplySetError(`failed to update ApplySet: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-  }
-}
-
-function apiVersionOf(m: ResourceMapping): string {
-  return m.gvk.group ? `${m.gvk.group}/${m.gvk.version}` : m.gvk.version;
-}
-
-/**
- * The set's members on the server: each recorded group-kind listed with the part-of selector, in
- * each recorded namespace (namespaced kinds) or cluster-wide. A recorded kind the server no longer
- * maps is an error, as in kubectl (its objects cannot be told apart from nothing).
- */
-export async function listMembers(deps: Pick<ApplySetDeps, 'client' | 'mapper'>, parent: Pick<ParentInfo, 'id' | 'recorded' | 'ref'>): Promise<Member[]> {
-  const selector = memberSelector(parent.id);
-  const tasks: Array<{ mapping: ResourceMapping; namespace: string }> = [];
-  for (const gkString of parent.recorded.groupKinds) {
-    const gk = parseGroupKind(gkString);
-    let mapping: ResourceMapping;
-    try {
-      mapping = await deps.mapper.mappingForKind(gk.group, '', gk.kind);
-    } catch (e) {
-      throw new ApplySetError(`parsing ApplySet annotation on ${JSON.stringify(parent.ref)}: could not find mapping for kind ${gkString}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    if (mapping.namespaced) for (const namespace of parent.recorded.namespaces) tasks.push({ mapping, namespace });
-    else tasks.push({ mapping, namespace: '' });
-  }
-  const lists = await Promise.all(
-    tasks.map(async ({ mapping, namespace }) => {
-      const h = deps.client.resource(mapping.gvr, { namespaced: mapping.namespaced });
-      try {
-        const list = await (namespace ? h.namespace(namespace) : h).listAll({ labelSelector: selector });
-        return list.items.map((object): Member => ({ group: mapping.gvk.group, kind: mapping.gvk.kind, namespace, name: String(object.metadata?.name), object, gvr: mapping.gvr, namespaced: mapping.namespaced }));
-      } catch (e) {
-        throw new KdynError(`listing ${mapping.gvk.group}/${mapping.gvk.version}, Kind=${mapping.gvk.kind} objects for pruning: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-      }
-    }),
-  );
-  return lists.flat();
-}
-
-async function deleteMember(client: DynamicClient, m: Member, dryRun: ApplySetOptions['dryRun']): Promise<PruneResult> {
-  if (dryRun === 'client') return { member: m, dryRun: true };
-  try {
-    await memberHandle(client, m).delete(m.name, { dryRun: dryRun === 'server', propagationPolicy: 'Background' });
-    return { member: m, dryRun: dryRun === 'server' };
-  } catch (e) {
-    // Already gone: what prune wanted.
-    if (e instanceof StatusError && e.code === 404) return { member: m, dryRun: dryRun === 'server' };
-    return { member: m, dryRun: dryRun === 'server', error: e instanceof Error ? e : new KdynError(String(e)) };
-  }
-}
-
-/** A member's handle: its resource, as listed. */
-function memberHandle(client: DynamicClient, m: Member): ResourceClient {
-  const h = client.resource(m.gvr, { namespaced: m.namespaced });
-  return m.namespace ? h.namespace(m.namespace) : h;
-}
-
-export type { ParentVerdict };
-export { ApplySetError };
-
-/** A set as found on the server: its parent, the tooling that manages it, and its members. */
-export interface ApplySetView {
-  parent: ParentInfo;
-  /** The parent's tooling annotation (`kubectl/v1.32.5`, `kdyn/0.1.0`). */
-  tooling: string;
-  members: Member[];
-}
-
-/**
- * The members of an existing set (any tool's: reading mutates nothing), listed as a prune would
- * list them: each recorded group-kind in each recorded namespace, with the part-of selector. The
- * parent's ID label is verified first; a missing parent is an error.
- */
-export async function readApplySet(deps: Pick<ApplySetDeps, 'client' | 'mapper'>, o: ParentOptions): Promise<ApplySetView> {
-  const { parent } = await openParent(deps, { ...o, takeover: true });
-  if (!parent.live) throw new ApplySetError(`ApplySet parent object ${JSON.stringify(parent.ref)} not found${parent.namespace ? ` in namespace ${JSON.stringify(parent.namespace)}` : ''}`);
-  const members = await listMembers(deps, parent);
-  members.sort(compareMembers);
-  return { parent, tooling: parent.live.metadata?.annotations?.['applyset.kubernetes.io/tooling'] ?? '', members };
-}
-
 /**
  * The library entry point: apply plain objects as the ApplySet of `parent` and prune what the set
  * held that `objects` no longer do (`kdyn apply --prune --applyset`; origins in messages are
@@ -330,3 +135,4 @@ export async function readApplySet(deps: Pick<ApplySetDeps, 'client' | 'mapper'>
 export function applySet(objects: readonly Unstructured[], deps: ApplySetDeps, opts: ApplySetOptions): Promise<ApplySetReport> {
   return applyManifestsWithSet(objects.map((object, i) => ({ source: 'input', document: i + 1, object })), deps, opts);
 }
+
