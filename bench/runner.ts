@@ -135,7 +135,7 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
         const bin = tool === 'kdyn' ? KDYN_BIN : opts.kubectl?.path;
         if (!bin) return { code: 127, stderr: 'kubectl not on PATH' };
         const homeOf = runOpts?.homeOf ?? tool;
-        const out = await runOnce({ argv: [bin, ...args], env: toolEnv(tool, homeOf), cwd: tmp }, { capture: true, timeoutMs: RUN_TIMEOUT_MS });
+        const out = await runOnce({ argv: [bin, ...args], env: { ...toolEnv(tool, homeOf), ...runOpts?.env }, cwd: tmp }, { capture: true, timeoutMs: RUN_TIMEOUT_MS });
         await settle(homeOf);
         return { code: out.code, stderr: out.stderr ?? '' };
       },
@@ -173,7 +173,7 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
         specs.baseline = { spec: { argv: ['/bin/sh', '-c', script, opts.kubectl!.path], env: toolEnv('baseline'), cwd: tmp }, label: loop.map((a) => ['kubectl', ...a].join(' ')).join('; ') };
       } else {
         const argv = calls === 1 ? [opts.kubectl!.path, ...args] : ['/bin/sh', '-c', Array(calls).fill('"$0" "$@"').join('; '), opts.kubectl!.path, ...args];
-        specs.baseline = { spec: { argv, env: toolEnv('baseline'), cwd: tmp }, label: Array(calls).fill(['kubectl', ...args].join(' ')).join('; ') };
+        specs.baseline = { spec: { argv, env: { ...toolEnv('baseline'), ...c.baseline.env }, cwd: tmp }, label: Array(calls).fill(['kubectl', ...args].join(' ')).join('; ') };
       }
     } else if (c.baseline.kind === 'node') {
       const node = findOnPath('node') ?? process.execPath;

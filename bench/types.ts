@@ -57,7 +57,7 @@ export interface CaseEnv {
    * kdyn run of the harness, it returns once kdyn's background layout writer (if any) has finished.
    * `homeOf`: run with the other tool's HOME (e.g. kubectl on kdyn's cache, which the two share).
    */
-  run(tool: Tool, args: string[], opts?: { homeOf?: Tool }): Promise<{ code: number | null; stderr: string }>;
+  run(tool: Tool, args: string[], opts?: { homeOf?: Tool; env?: Record<string, string> }): Promise<{ code: number | null; stderr: string }>;
   /** A line on the harness's log (stderr), e.g. what a custom case saw in a run. */
   log(line: string): void;
   /** The environment the harness runs a tool with (PATH, HOME, LANG, KUBECONFIG), for cases that start processes themselves. */
@@ -75,6 +75,8 @@ export type Baseline =
       calls?: number;
       /** A shell loop: kubectl once per argument list, in a row (e.g. one `--context` each); replaces `args` x `calls`. */
       loop?: (env: CaseEnv) => string[][];
+      /** More environment for kubectl (e.g. `KUBECTL_APPLYSET=true`). */
+      env?: Record<string, string>;
     }
   | { kind: 'node'; args: string[] }
   | { kind: 'none' };

@@ -108,6 +108,11 @@ export { statusConditions, findCondition, hasCondition, type Condition, type Con
 export { readiness, type Readiness } from './apply/ready.js';
 export { waitReady, type WaitItem, type WaitOptions, type WaitOutcome } from './apply/wait.js';
 export { isApplyConflict } from './apply/conflict.js';
+// ApplySets (KEP-3659, as `kubectl apply --prune --applyset` with KUBECTL_APPLYSET=true): apply objects as the set of a parent
+// object and prune what the set no longer holds; read a set's members; the spec's ID (docs/applysets.md).
+export { applySet, readApplySet, type ApplySetDeps, type ApplySetOptions, type ApplySetReport, type ApplySetView, type ParentInfo, type ParentOptions, type PruneResult } from './applyset/run.js';
+export { applySetId, ApplySetError, type ParentIdentity, type RecordedSet } from './applyset/spec.js';
+export type { Member as ApplySetMember, PruneConflict } from './applyset/prune.js';
 
 // Deleting as kubectl delete does (manifests, names, selectors; the wait until gone), in one or more contexts.
 export { deleteInContexts } from './connect-contexts.js';

@@ -2,7 +2,7 @@
  * `kdyn apply`'s flags read into its options (./commands/apply.ts), for one context or several:
  * every usage error before any file is read or request made.
  */
-import { UsageError } from '../core/errors.js';
+import { KdynError, UsageError } from '../core/errors.js';
 import type { FieldValidation } from '../apply/apply.js';
 import type { ApplyOutput } from '../printers/index.js';
 import { applyPrintOptions } from './print-flags.js';
@@ -22,6 +22,12 @@ export interface ApplyCommandOptions {
   timeoutMs: number;
   /** Whether --timeout was given (it then also bounds the wait for new CRDs). */
   timeoutGiven: boolean;
+  /** `--prune --applyset=REF` (KEP-3659, ../applyset/): the parent; undefined without --applyset. */
+  applySet?: string;
+  /** The parent's namespace: `-n` only, as kubectl (a namespaced parent without `-n` is refused). */
+  applySetNamespace?: string;
+  /** `--applyset-takeover`: manage a set another tool (kubectl) made. */
+  applySetTakeover: boolean;
 }
 
 /** Flags -> options; every usage error before any file is read or request made. */
@@ -32,6 +38,11 @@ export function readOptions(flags: ParsedArgs['flags'], explicit: ReadonlySet<st
   if (files.length === 0) throw new UsageError('must specify -f (a file, a directory, or - for stdin)');
   const concurrency = typeof flags.concurrency === 'number' ? flags.concurrency : 8;
   if (concurrency < 1) throw new UsageError(`invalid argument "${concurrency}" for "--concurrency" flag: must be at least 1`);
+  // kubectl's checks and words (exit 1); kdyn prunes with ApplySets only.
+  const applySet = typeof flags.applyset === 'string' && explicit.has('applyset') ? flags.applyset : undefined;
+  if (applySet !== undefined && flags.prune !== true) throw new KdynError('--applyset requires --prune');
+  if (flags.prune === true && applySet === undefined) throw new KdynError('--prune requires --applyset=[RESOURCE][.GROUP]/NAME: kdyn prunes with ApplySets only (label-selector pruning, --all and --prune-allowlist are not supported)');
+  if (flags['applyset-takeover'] === true && applySet === undefined) throw new KdynError('--applyset-takeover requires --prune --applyset=...');
   const validate = String(flags.validate ?? 'strict');
   const validation: FieldValidation = validate === 'warn' ? 'Warn' : validate === 'ignore' || validate === 'false' ? 'Ignore' : 'Strict';
   return {
@@ -46,5 +57,8 @@ export function readOptions(flags: ParsedArgs['flags'], explicit: ReadonlySet<st
     wait: flags.wait === true,
     timeoutMs: parseDuration(String(flags.timeout ?? '5m'), 'timeout'),
     timeoutGiven: explicit.has('timeout'),
+    applySet,
+    applySetNamespace: applySet !== undefined && explicit.has('namespace') && typeof flags.namespace === 'string' ? flags.namespace : undefined,
+    applySetTakeover: flags['applyset-takeover'] === true,
   };
 }

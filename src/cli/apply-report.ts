@@ -3,7 +3,8 @@
  * decorated with the context (../printers/context-apply.ts): the objects on stdout, one stderr line
  * per failure (a fleet's context where every object failed for the same authentication or
  * authorization reason: one line for them all, issue 35), `--wait`'s lines, and the summary. The
- * words are ../apply/report.ts's.
+ * words are ../apply/report.ts's. With `--prune --applyset` (issue 37), each context's set adds its
+ * lines (./apply-set.ts: `[CONTEXT/]kind/name pruned`, conflicts) and its summary.
  */
 import type { ApplyResult } from '../apply/apply.js';
 import { failureReason } from '../apply/conflict.js';
@@ -11,6 +12,14 @@ import { clientDryRunSummary, failureLine, objectRef, sharedAuthFailure, summary
 import type { ContextApply, ContextPlan } from '../fleet/apply.js';
 import type { ContextApplyPrinter } from '../printers/context-apply.js';
 import type { AppliedObject } from '../printers/index.js';
+import type { ApplySetReport } from '../applyset/run.js';
+import type { ApplyCommandOptions } from './apply-options.js';
+import { printSet, setSummary } from './apply-set.js';
+
+/** What the set's lines depend on: the command's dry run and output, and whether lines name their context. */
+export interface ReportOptions extends Pick<ApplyCommandOptions, 'dryRun' | 'output'> {
+  showContext: boolean;
+}
 
 const isFailure = (r: ApplyResult) => r.status === 'failed' || r.status === 'unknown';
 
@@ -30,7 +39,7 @@ export function printResult(out: ContextApplyPrinter, context: string, r: ApplyR
  * A context's run once it is done (its objects already printed when `streamed`), then --wait's
  * lines and the summary. True when something failed (an object, or --wait).
  */
-export function printReport(out: ContextApplyPrinter, context: string, { report, waited }: ContextApply, o: { streamed: boolean; serverDryRun: boolean }): boolean {
+export function printReport(out: ContextApplyPrinter, context: string, { report, waited, set }: ContextApply, o: ReportOptions & { streamed: boolean }): boolean {
   if (!o.streamed) {
     // A bad token or no rights: one line for the context, not one per object.
     const shared = sharedAuthFailure(report);
@@ -44,18 +53,28 @@ export function printReport(out: ContextApplyPrinter, context: string, { report,
     // A context where nothing was applied and something failed has no document (as a failed context of a fleet get).
     if (objects.length > 0 || report.failed + report.unknown === 0) out.page(context, objects);
   }
+  const setFailed = set ? printSetOf(out, context, set, o) : false;
   out.endContext(context);
   // --wait: an object not ready is that context's failure, one line each.
   for (const line of waited?.errors ?? []) out.error(context, line);
-  out.summary(context, summaryLine(report, { serverDryRun: o.serverDryRun, ready: waited?.ready, interrupted: report.interrupted || waited?.interrupted === true }));
-  return report.failed + report.unknown > 0 || (waited?.errors.length ?? 0) > 0;
+  out.summary(context, summaryLine(report, { serverDryRun: o.dryRun === 'server', ready: waited?.ready, interrupted: report.interrupted || waited?.interrupted === true }));
+  if (set) out.summary(context, setSummary(set, o.dryRun));
+  return report.failed + report.unknown > 0 || (waited?.errors.length ?? 0) > 0 || setFailed;
+}
+
+/** --prune --applyset: a context's pruned objects (`[# ][CONTEXT/]kind/name pruned`), its conflicts and failed deletions; true if any failed. */
+function printSetOf(out: ContextApplyPrinter, context: string, set: ApplySetReport, o: ReportOptions, comment = ''): boolean {
+  const prefix = comment + (o.showContext ? `${context}/` : '');
+  return printSet(set, o, { prefix, out: (l) => out.text(context, l), err: (l) => out.error(context, l), note: (l) => out.summary(context, l.trimEnd()) }) > 0;
 }
 
 /** --dry-run=client: the requests that would be sent to a context, its errors and summary. True when an object failed. */
-export function printPlan(out: ContextApplyPrinter, context: string, plan: ContextPlan, total: number): boolean {
+export function printPlan(out: ContextApplyPrinter, context: string, plan: ContextPlan, total: number, o: ReportOptions): boolean {
   out.page(context, plan.requests.map((r) => ({ ref: objectRef({ manifest: r.manifest, sent: r.body }), unchanged: false, object: r.body, request: r })));
   out.endContext(context);
+  // With --applyset: what would be pruned follows the requests, as YAML comments in text output.
+  const setFailed = plan.set ? printSetOf(out, context, plan.set, o, o.output.format === 'text' ? '# ' : '') : false;
   for (const e of plan.errors) out.error(context, `error: ${failureReason(e.error)}\n`);
   out.summary(context, clientDryRunSummary(total, plan.requests.length, plan.errors.length));
-  return plan.errors.length > 0;
+  return plan.errors.length > 0 || setFailed;
 }

@@ -14,6 +14,7 @@ export interface CommandModule {
 const RUNS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   'api-resources': () => import('./commands/api-resources.js'),
   apply: () => import('./commands/apply.js'),
+  applyset: () => import('./commands/applyset.js'),
   __complete: () => import('./commands/complete.js'),
   completion: () => import('./commands/completion.js'),
   explain: () => import('./commands/explain.js'),

@@ -7,6 +7,7 @@
 import type { CommandSpec } from './command-types.js';
 import { apiResourcesSpec } from './specs/api-resources.js';
 import { applySpec } from './specs/apply.js';
+import { applysetSpec } from './specs/applyset.js';
 import { completeSpec } from './specs/complete.js';
 import { completionSpec } from './specs/completion.js';
 import { explainSpec } from './specs/explain.js';
@@ -20,7 +21,7 @@ export type { CommandSpec, FlagSpec, FlagType, HelpGroup, ParsedArgs } from './c
 export { HELP_GROUPS } from './command-types.js';
 export { GLOBAL_FLAGS } from './specs/global.js';
 
-export const COMMANDS: CommandSpec[] = [apiResourcesSpec, applySpec, completeSpec, completionSpec, explainSpec, getSpec, deleteSpec, watchSpec, typesSpec, versionSpec];
+export const COMMANDS: CommandSpec[] = [apiResourcesSpec, applySpec, applysetSpec, completeSpec, completionSpec, explainSpec, getSpec, deleteSpec, watchSpec, typesSpec, versionSpec];
 
 export function findCommand(name: string): CommandSpec | undefined {
   return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));

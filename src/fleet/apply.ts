@@ -7,6 +7,8 @@
  * any object (down, no discovery), in the contexts' order (`onContext`). `--dry-run=server` across the fleet first is the safe path (docs/fleet.md);
  * `--dry-run=client` plans each context's requests with that context's mapper and sends nothing;
  * `--wait` waits for each context's objects on that context's connection, within the context's work.
+ * `set` (`--prune --applyset`, issue 37): the same ApplySet in each context (../applyset/run.ts), its
+ * refusal that context's error.
  */
 import type { Manifest } from '../apply/manifests.js';
 import { applyManifests, type ApplyOptions, type ApplyReport, type ApplyResult } from '../apply/apply.js';
@@ -16,6 +18,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { fanOut, type ContextResult } from './fanout.js';
 import type { Member as GetMember } from './member.js';
 import type { CachedDiscovery } from '../discovery/types.js';
+import { applyManifestsWithSet, type ApplySetOptions, type ApplySetReport } from '../applyset/run.js';
 
 /** A context to apply to: get's member, plus its discovery, invalidated when a CRD or APIService is written. */
 type Member = GetMember & { discovery?(): Promise<CachedDiscovery> };
@@ -33,12 +36,16 @@ export interface FleetApplyOptions {
   onResult?(context: string, result: ApplyResult): void;
   /** Each context's report (or error), in the contexts' order. */
   onContext(result: ContextResult<ContextApply>): void;
+  /** `--prune --applyset` (issue 37): the same ApplySet in each context (its refusal is that context's error). */
+  set?: Pick<ApplySetOptions, 'parent' | 'parentNamespace' | 'takeover'>;
 }
 
 /** One context's apply: its report and, with `wait`, how many objects became ready and a line for each that did not. */
 export interface ContextApply {
   report: ApplyReport;
   waited?: { ready: number; errors: string[]; interrupted: boolean };
+  /** With `set`: the ApplySet's report (what was pruned, conflicts). */
+  set?: ApplySetReport;
 }
 
 export async function applyContexts(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: FleetApplyOptions): Promise<Array<ContextResult<ContextApply>>> {
@@ -47,24 +54,34 @@ export async function applyContexts(contexts: readonly string[], open: (context:
     const [mapper, client, ns, discovery] = await Promise.all([m.mapper(), m.dynamic(), namespace(), m.discovery?.()]);
     const onResult = o.onResult && ((r: ApplyResult) => o.onResult!(context, r));
     // A CRD or APIService written invalidates discovery for the next kdyn and kubectl runs (written at the context's flush()).
-    const report = await applyManifests(copy, { mapper, client, clock: o.clock, discovery }, { ...o.apply, namespace: ns, signal: o.signal, onResult });
-    if (!o.wait || o.apply.dryRun || report.interrupted) return { report };
+    const deps = { mapper, client, clock: o.clock, discovery };
+    const opts = { ...o.apply, namespace: ns, signal: o.signal, onResult };
+    // --prune --applyset (issue 37): the same apply within the context's ApplySet, then its prune.
+    const set = o.set ? await applyManifestsWithSet(copy, deps, { ...opts, ...o.set, dryRun: o.apply.dryRun ? 'server' : undefined }) : undefined;
+    const report = set ? set.apply! : await applyManifests(copy, deps, opts);
+    if (!o.wait || o.apply.dryRun || report.interrupted) return { report, set };
     // As a single-context --wait: this context's objects, watched on its own connection.
     const signal = o.signal ?? new AbortController().signal;
     const waited = await waitForApplied(report, client, { clock: o.clock ?? systemClock, timeoutMs: o.wait.timeoutMs, signal });
-    return { report, waited: { ...waited, interrupted: signal.aborted } };
+    return { report, set, waited: { ...waited, interrupted: signal.aborted } };
   });
 }
 
-/** What `--dry-run=client` would send to one context: its requests, and the objects it cannot map. */
-export type ContextPlan = Awaited<ReturnType<typeof planRequests>>;
+/** What `--dry-run=client` would send to one context: its requests, the objects it cannot map and, with `set`, what would be pruned. */
+export type ContextPlan = Awaited<ReturnType<typeof planRequests>> & { set?: ApplySetReport };
 
-/** `--dry-run=client` over the contexts: each context's requests, planned with its own mapper (reads discovery only). */
+/**
+ * `--dry-run=client` over the contexts: each context's requests, planned with its own mapper (reads
+ * discovery only). With `set`: the set's parent and members are read (nothing written), the requests
+ * carry its part-of label, and the report says what would be pruned.
+ */
 export async function planContexts(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: Omit<FleetApplyOptions, 'onContext' | 'wait' | 'onResult'> & { onContext(result: ContextResult<ContextPlan>): void }): Promise<Array<ContextResult<ContextPlan>>> {
-  // As for one context: no connection beyond discovery's (none with a fresh cache).
+  // As for one context: no connection beyond discovery's (none with a fresh cache) unless a set is read.
   return perContext(contexts, open, manifests, o, async (copy, m, namespace) => {
     const [mapper, ns] = await Promise.all([m.mapper(), namespace()]);
-    return planRequests(copy, { mapper }, { ...o.apply, namespace: ns });
+    const apply = { ...o.apply, namespace: ns };
+    const set = o.set ? await applyManifestsWithSet(copy, { mapper, client: await m.dynamic() }, { ...apply, ...o.set, signal: o.signal, dryRun: 'client' }) : undefined;
+    return { ...(await planRequests(set ? set.manifests : copy, { mapper }, apply)), set };
   });
 }
 

@@ -20,6 +20,8 @@ export interface ContextApplyPrinter {
   page(context: string, results: readonly AppliedObject[]): void;
   /** One context's objects are all given (one context: what the printer held back, `-o json|yaml`). */
   endContext(context: string): void;
+  /** Other stdout lines of one context, as they are (an ApplySet's pruned objects, already naming the context). */
+  text(context: string, text: string): void;
   /** An error line of one context, ending in a newline (`error: ...`, as one context alone writes it). */
   error(context: string, line: string): void;
   /** One context's summary line. */
@@ -33,6 +35,7 @@ export async function createContextApplyPrinter(o: ApplyOutput, print: ApplyPrin
     return {
       page: (_context, results) => printer.page(results),
       endContext: () => printer.end(),
+      text: (_context, text) => io.stdout.write(text),
       error: (_context, line) => io.stderr.write(line),
       summary: (_context, line) => io.stderr.write(`${line}\n`),
     };
@@ -57,6 +60,7 @@ export async function createContextApplyPrinter(o: ApplyOutput, print: ApplyPrin
       io.stdout.write(text);
     },
     endContext: () => undefined,
+    text: (_context, text) => io.stdout.write(text),
     error: (context, line) => io.stderr.write(contextErrorLine(context, line)),
     summary: (context, line) => io.stderr.write(`context ${JSON.stringify(context)}: ${line}\n`),
   };

@@ -3,7 +3,7 @@
  * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
  *
  *   core ← jsonpath, gotemplate ← kubeconfig, printers, startup, workqueue ← transport, wait ← discovery,
- *        dynamic ← restmapper, watch, openapi ← apply, informer, live ← fleet, typegen, explain ← delete ← (root: index.ts,
+ *        dynamic ← restmapper, watch, openapi ← apply, informer, live ← applyset ← fleet, typegen, explain ← delete ← (root: index.ts,
  *        connect.ts, the composition root) ← cli
  * (jsonpath and gotemplate are the template engines, leaves that know only core: printers use both,
  * wait reads JSONPath; startup is the process tuning only the CLI uses; informer and
@@ -37,6 +37,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['discovery', 'dynamic'],
   ['restmapper', 'watch', 'openapi'],
   ['apply', 'informer', 'live'],
+  ['applyset'],
   ['fleet', 'typegen', 'explain'],
   ['delete'],
   [ROOT],
@@ -65,13 +66,15 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   explain: ['core', 'jsonpath', 'restmapper', 'openapi'],
   apply: ['core', 'discovery', 'dynamic', 'restmapper', 'wait', 'watch'],
   informer: ['core', 'dynamic', 'watch'],
+  // ApplySets (KEP-3659, issue 37): an apply within its set, and the set's prune.
+  applyset: ['core', 'discovery', 'dynamic', 'restmapper', 'apply'],
   live: ['core', 'printers'],
   // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
-  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
+  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'applyset'],
   // The delete verb over one or more contexts (issue 37): targets, DELETEs, the wait until gone, fanned out.
   delete: ['core', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen', 'explain', 'delete'],
-  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'explain', 'live', 'delete', ROOT],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'applyset', 'informer', 'workqueue', 'fleet', 'typegen', 'explain', 'delete'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'applyset', 'fleet', 'typegen', 'explain', 'live', 'delete', ROOT],
 };
 
 /** Known breaks of the table: `file -> folder`, with why it is still there. */

@@ -6,7 +6,9 @@
  * serverside-applied`, `unchanged`, kubectl's ` (server dry run)`), or the objects (`-o
  * name|json|yaml|jsonl`); failures go to stderr one line each, then a summary. A fleet prints each
  * context's objects, failures and summary together, in the contexts' order, each naming its context
- * (../../printers/context-apply.ts). `--dry-run=client` prints the requests instead. Exit 1 if any
+ * (../../printers/context-apply.ts). `--dry-run=client` prints the requests instead. `--prune
+ * --applyset=REF` (issue 37) applies within that ApplySet in each context and prunes what it no
+ * longer holds (../../applyset/, ../apply-set.ts). Exit 1 if any
  * object or context failed, 130 after SIGINT and 143 after SIGTERM (no new request starts, the ones
  * in flight finish, the summary says what was done).
  */
@@ -20,6 +22,7 @@ import type { ContextResult } from '../../fleet/fanout.js';
 import { createContextApplyPrinter } from '../../printers/context-apply.js';
 import { contextsFor } from '../fleet.js';
 import { readOptions } from '../apply-options.js';
+import { setOptions } from '../apply-set.js';
 import { printPlan, printReport, printResult } from '../apply-report.js';
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
@@ -75,10 +78,12 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
     concurrency: fleet.concurrency,
     signal: stop.signal,
     clock: ctx.clock,
+    set: opts.applySet ? setOptions(opts) : undefined,
   };
+  const report = { dryRun: opts.dryRun, output: opts.output, showContext: fleet.showContext };
   try {
     if (opts.dryRun === 'client') {
-      await planContexts(fleet.contexts, fleet.open, manifests, { ...common, onContext: each((context, plan) => printPlan(out, context, plan, manifests.length)) });
+      await planContexts(fleet.contexts, fleet.open, manifests, { ...common, onContext: each((context, plan) => printPlan(out, context, plan, manifests.length, report)) });
     } else {
       // One context prints each object as it comes; a fleet, each context's together, in the contexts' order.
       const streamed = !fleet.showContext;
@@ -86,7 +91,7 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
         ...common,
         wait: opts.wait ? { timeoutMs: opts.timeoutMs } : undefined,
         onResult: streamed ? (context, r) => printResult(out, context, r) : undefined,
-        onContext: each((context, applied) => printReport(out, context, applied, { streamed, serverDryRun })),
+        onContext: each((context, applied) => printReport(out, context, applied, { ...report, streamed })),
       });
     }
   } finally {

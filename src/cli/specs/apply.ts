@@ -12,7 +12,10 @@ export const applySpec: CommandSpec = {
     'JSON and YAML formats are accepted; multi-document YAML and List objects are split. Every file is read and checked before the first request: ' +
     'a syntax error or a document without apiVersion, kind or metadata.name sends nothing. Namespaces are applied first, then ' +
     'CustomResourceDefinitions (awaited until Established), then everything else, so one file can hold CRDs and their instances. ' +
-    'Out of scope: -k/--kustomize (pipe `kustomize build DIR` into `kdyn apply -f -`), URLs as -f (download first), client-side apply and --prune.',
+    'Out of scope: -k/--kustomize (pipe `kustomize build DIR` into `kdyn apply -f -`), URLs as -f (download first), client-side apply, and --prune without --applyset. ' +
+    'With --prune --applyset=[RESOURCE][.GROUP]/NAME the objects form an ApplySet (KEP-3659, as KUBECTL_APPLYSET=true kubectl apply does; no environment variable needed): ' +
+    'each gets the applyset.kubernetes.io/part-of label, the parent (a Secret by default, a ConfigMap, or a custom resource whose CRD is labelled applyset.kubernetes.io/is-parent-type) records their group-kinds and namespaces, ' +
+    'and objects of the set that the input no longer holds are deleted (`kind/name pruned`). A set made by another tool is refused unless --applyset-takeover is given; see docs/applysets.md.',
   flags: [
     { name: 'filename', short: 'f', type: 'array', describe: 'The files that contain the configurations to apply (a file, a directory of .yaml/.yml/.json files, or - for stdin); may repeat.' },
     { name: 'recursive', short: 'R', type: 'boolean', describe: 'Process the directory used in -f, --filename recursively.' },
@@ -26,6 +29,9 @@ export const applySpec: CommandSpec = {
     { name: 'wait', type: 'boolean', describe: 'If true, wait until every applied object is ready (CRDs established, Ready/Available conditions, rollouts complete).' },
     { name: 'timeout', type: 'string', default: '5m', describe: 'How long --wait (and the wait for new CRDs to be established) may take.' },
     { name: 'show-managed-fields', type: 'boolean', describe: 'If true, keep the managedFields when printing objects in JSON, YAML or JSON lines format.' },
+    { name: 'prune', type: 'boolean', describe: 'Delete the objects of the ApplySet (--applyset) that the input no longer holds. Requires --applyset.' },
+    { name: 'applyset', type: 'string', describe: "The ApplySet parent: [RESOURCE][.GROUP]/NAME (a Secret when only NAME is given; configmap/NAME; a custom resource whose CRD carries applyset.kubernetes.io/is-parent-type). A namespaced parent takes its namespace from -n. Requires --prune." },
+    { name: 'applyset-takeover', type: 'boolean', describe: "Manage an ApplySet another tool made (its applyset.kubernetes.io/tooling, e.g. kubectl/v1.32.5, is rewritten to kdyn's); with --dry-run=server, shows what would change. The ID must still match." },
     { name: 'kustomize', short: 'k', type: 'string', describe: 'Not supported (out of scope): run `kustomize build DIR | kdyn apply -f -` instead.' },
     ...FLEET_FLAGS,
   ],
@@ -38,5 +44,7 @@ export const applySpec: CommandSpec = {
     ['Take over fields another field manager owns', 'kdyn apply -f manifest.yaml --force-conflicts'],
     ['Check with the server without persisting anything', 'kdyn apply -f manifest.yaml --dry-run=server'],
     ['Apply and wait until the deployments have rolled out', 'kdyn apply -f app.yaml --wait --timeout=2m'],
+    ['Apply the ApplySet of ConfigMap app and delete what the files dropped', 'kdyn apply -n prod -f app/ --prune --applyset=configmap/app'],
+    ["Show what taking over kubectl's ApplySet would change", 'kdyn apply -n prod -f app/ --prune --applyset=app --applyset-takeover --dry-run=server'],
   ],
 };
