@@ -16,6 +16,7 @@ const RUNS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   apply: () => import('./commands/apply.js'),
   __complete: () => import('./commands/complete.js'),
   completion: () => import('./commands/completion.js'),
+  diff: () => import('./commands/diff.js'),
   get: () => import('./commands/get.js'),
   watch: () => import('./commands/watch.js'),
   types: () => import('./commands/types.js'),

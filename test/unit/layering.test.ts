@@ -37,7 +37,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['discovery', 'dynamic'],
   ['restmapper', 'watch', 'openapi'],
   ['apply', 'informer', 'live'],
-  ['fleet', 'typegen'],
+  ['fleet', 'typegen', 'diff'],
   [ROOT],
   ['cli'],
 ];
@@ -60,13 +60,15 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   watch: ['core', 'dynamic'],
   openapi: ['core', 'transport', 'discovery'],
   typegen: ['core', 'discovery', 'restmapper', 'openapi', 'apply'],
+  // What applying would change (kdyn diff): apply's mapping and reads, a dry-run apply, kubectl's YAML texts.
+  diff: ['core', 'printers', 'dynamic', 'restmapper', 'apply'],
   apply: ['core', 'discovery', 'dynamic', 'restmapper', 'wait', 'watch'],
   informer: ['core', 'dynamic', 'watch'],
   live: ['core', 'printers'],
   // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
   fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen'],
-  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'live', ROOT],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen', 'diff'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'diff', 'live', ROOT],
 };
 
 /** Known breaks of the table: `file -> folder`, with why it is still there. */
