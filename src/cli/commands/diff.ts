@@ -68,15 +68,15 @@ async function runDiff(args: ParsedArgs, ctx: Context, io: IO): Promise<number> 
   let errors = 0;
   let differs = false;
   const print = (r: ContextResult<ProgramRun>) => {
-    if (several) io.stdout.write(`# context ${JSON.stringify(r.context)}\n`);
-    if (r.ok) {
-      passOn(r.value, io);
-      differs ||= r.value.exitCode === 1;
-      return;
+    // A section: the header, then what the diff program wrote (also when it failed after writing).
+    const section = r.ok ? r.value : r.error instanceof DiffProgramError && r.error.stdout ? r.error : undefined;
+    if (several && section) io.stdout.write(`# context ${JSON.stringify(r.context)}\n`);
+    if (section) passOn(section, io);
+    if (r.ok) differs ||= r.value.exitCode === 1;
+    else {
+      errors++;
+      fleet.report(r.context, r.error);
     }
-    errors++;
-    if (r.error instanceof DiffProgramError) passOn(r.error, io);
-    fleet.report(r.context, r.error);
   };
   await fanOut<Context, ProgramRun>(
     fleet.contexts,

@@ -1,0 +1,197 @@
+/**
+ * `kdyn diff` against the local API server, next to `kubectl diff --server-side --field-manager=kdyn`
+ * on the same server and input: the same bytes on stdout and stderr (temp dir names, file times and
+ * the server-set uid/creationTimestamp of new objects aside) and the same exit codes, for changed,
+ * unchanged and new objects, Secret masking, KUBECTL_EXTERNAL_DIFF (kept and dropped words, a
+ * failing program, a missing one), conflicts and bad input; then a CRD with its instances in one input
+ * (kubectl fails; kdyn shows them created, checked against the CRD's schema), and a fleet with a
+ * failed context. kubectl's side skips with a message where kubectl is missing.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServerEnv, type ServerEnv } from '../support/server-env.js';
+import { startFleetEnv, type FleetEnv } from '../support/fleet-env.js';
+import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
+import { configMap as cm, manifestFile } from './apply-helpers.js';
+
+let env: ServerEnv;
+let tmp: string;
+before(async () => {
+  env = await startServerEnv({ seed: 'demo' }, 'kdyn-diff-');
+  tmp = join(env.dir, 'tmp');
+  await runCommand('mkdir', ['-p', tmp], { env: { PATH: process.env.PATH } });
+});
+after(() => env.stop());
+
+const file = (name: string, docs: unknown[] | string) => manifestFile(env.dir, name, docs);
+const baseEnv = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH, HOME: env.dir, KUBECONFIG: env.kubeconfig, TMPDIR: tmp, ...extra });
+const kdyn = (args: string[], extra?: Record<string, string>) => runKdyn(args, { env: baseEnv(extra), cwd: env.dir });
+const kubectl = (args: string[], extra?: Record<string, string>) => runCommand('kubectl', args, { env: baseEnv(extra), cwd: env.dir });
+
+/** Temp dir names, file times, and the server-set fields of a dry-run create, which differ run to run. */
+function normalize(s: string): string {
+  return s
+    .replace(/\/(LIVE|MERGED)-\d+\b/g, '/$1-N')
+    .replace(/\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}$/gm, '\tTIME')
+    .replace(/^([+ -] *)(creationTimestamp|uid|resourceVersion): .*$/gm, '$1$2: X')
+    .replace(/^W\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\]]+\] /gm, 'W ');
+}
+
+/** kdyn diff and kubectl diff --server-side --field-manager=kdyn, same input; returns kdyn's run. */
+async function same(t: { skip(msg: string): void }, args: string[], extra?: Record<string, string>): Promise<Run> {
+  const mine = await kdyn(['diff', ...args], extra);
+  if (!hasKubectl()) {
+    t.skip('kubectl not on PATH: kdyn alone');
+    return mine;
+  }
+  const theirs = await kubectl(['diff', '--server-side', '--field-manager=kdyn', ...args], extra);
+  assert.equal(normalize(mine.out), normalize(theirs.out));
+  assert.equal(normalize(mine.err), normalize(theirs.err));
+  assert.equal(mine.code, theirs.code, `${mine.err}\n---\n${theirs.err}`);
+  return mine;
+}
+
+test('changed, unchanged and new objects: the same unified diff as kubectl, exit 1; nothing left in TMPDIR', async (t) => {
+  const applied = await kdyn(['apply', '-f', file('base.yaml', [cm('d-same', { a: '1' }), cm('d-changed', { a: '1', b: 'x' })]), '-n', 'demo']);
+  assert.equal(applied.code, 0, applied.err);
+  const p = file('changed.yaml', [cm('d-same', { a: '1' }), cm('d-changed', { a: '2', c: 'new' }), cm('d-new', { k: 'v' })]);
+  const r = await same(t, ['-f', p, '-n', 'demo']);
+  assert.equal(r.code, 1, r.err);
+  const out = normalize(r.out);
+  assert.match(out, /^diff -u -N \/\S+\/LIVE-N\/v1\.ConfigMap\.demo\.d-changed \/\S+\/MERGED-N\/v1\.ConfigMap\.demo\.d-changed$/m);
+  assert.match(out, /^-  a: "1"\n-  b: x\n\+  a: "2"\n\+  c: new$/m);
+  assert.match(out, /^@@ -0,0 \+1,9 @@\n\+apiVersion: v1\n\+data:\n\+  k: v$/m, 'the new object, created');
+  assert.doesNotMatch(out, /d-same|managedFields/);
+  assert.deepEqual(readdirSync(tmp), [], 'the LIVE and MERGED dirs are removed');
+  // Only unchanged objects: no output, exit 0.
+  const none = await same(t, ['-f', file('unchanged.yaml', [cm('d-same', { a: '1' })]), '-n', 'demo']);
+  assert.deepEqual([none.code, none.out, none.err], [0, '', '']);
+});
+
+test('Secret data is masked as kubectl masks it: *** and *** (before)/(after) where a value changes; a new Secret against null', async (t) => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const secret = (name: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'demo' }, type: 'Opaque', data });
+  const applied = await kdyn(['apply', '-f', file('secret-base.yaml', [secret('d-secret', { keep: b64('same'), change: b64('old'), drop: b64('gone') })])]);
+  assert.equal(applied.code, 0, applied.err);
+  const r = await same(t, ['-f', file('secret.yaml', [secret('d-secret', { keep: b64('same'), change: b64('new'), add: b64('added') }), secret('d-secret-new', { k: b64('v') })])]);
+  assert.equal(r.code, 1, r.err);
+  const out = normalize(r.out);
+  assert.match(out, /^-  change: '\*\*\* \(before\)'\n-  drop: '\*\*\*'\n\+  add: '\*\*\*'\n\+  change: '\*\*\* \(after\)'\n   keep: '\*\*\*'$/m);
+  assert.match(out, /^@@ -1 \+1,\d+ @@\n-null\n/m, 'kubectl\'s masker prints an absent Secret as null');
+  for (const v of ['same', 'new', 'old', 'gone', 'added', 'v']) assert.ok(!out.includes(b64(v)), `${v} leaked`);
+});
+
+test('KUBECTL_EXTERNAL_DIFF: the program and its kept words (after the two dirs), its exit status; a failing or missing program is an error (>1)', async (t) => {
+  await kdyn(['apply', '-f', file('ext-base.yaml', [cm('d-ext', { a: '1' })]), '-n', 'demo']);
+  const p = file('ext.yaml', [cm('d-ext', { a: '2' })]);
+  const brief = await same(t, ['-f', p, '-n', 'demo'], { KUBECTL_EXTERNAL_DIFF: 'diff -r --brief bad/word  -N' });
+  assert.equal(brief.code, 1);
+  assert.match(normalize(brief.out), /^Files \S+\/LIVE-N\/v1\.ConfigMap\.demo\.d-ext and \S+\/MERGED-N\/v1\.ConfigMap\.demo\.d-ext differ\n$/);
+  const script = join(env.dir, 'fails.sh');
+  writeFileSync(script, '#!/bin/sh\necho "args: $#"\necho oops >&2\nexit 3\n');
+  chmodSync(script, 0o755);
+  const failing = await same(t, ['-f', p, '-n', 'demo'], { KUBECTL_EXTERNAL_DIFF: `${script} -x` });
+  assert.deepEqual([failing.code, failing.out, failing.err], [2, 'args: 3\n', `oops\nerror: failed to run "${script}": exit status 3\n`]);
+  const missing = await same(t, ['-f', p, '-n', 'demo'], { KUBECTL_EXTERNAL_DIFF: 'no-such-diff-program' });
+  assert.deepEqual([missing.code, missing.out, missing.err], [2, '', 'error: failed to run "no-such-diff-program": executable file not found in $PATH\n']);
+});
+
+test('errors exit 2 as kubectl: a conflict (with its retries and warning), a missing file, no -f, an extra argument', async (t) => {
+  await kdyn(['apply', '-f', file('owned.yaml', [cm('d-owned', { k: 'theirs' })]), '-n', 'demo', '--field-manager', 'other']);
+  const p = file('conflict.yaml', [cm('d-owned', { k: 'mine' })]);
+  const r = await same(t, ['-f', p, '-n', 'demo']);
+  assert.equal(r.code, 2);
+  assert.equal(normalize(r.err), 'W Object (/v1, Kind=ConfigMap: d-owned) keeps changing, diffing without lock\nError from server (Conflict): Apply failed with 1 conflict: conflict with "other": .data.k\n');
+  const forced = await same(t, ['-f', p, '-n', 'demo', '--force-conflicts']);
+  assert.equal(forced.code, 1, forced.err);
+  const missing = await same(t, ['-f', 'nope.yaml']);
+  assert.deepEqual([missing.code, missing.err], [2, 'error: the path "nope.yaml" does not exist\n']);
+  for (const args of [['diff'], ['diff', '-f', p, 'extra']]) {
+    const u = await kdyn(args);
+    assert.equal(u.code, 2, u.err);
+    assert.match(u.err, /^error: .*\(see 'kdyn( diff)? --help'\)\n$/);
+  }
+});
+
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.diff.kdyn.dev' },
+  spec: {
+    group: 'diff.kdyn.dev',
+    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+    scope: 'Namespaced',
+    versions: [{
+      name: 'v1', served: true, storage: true,
+      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', required: ['size'], properties: { size: { type: 'integer' }, color: { type: 'string', enum: ['red', 'blue'] }, shape: { type: 'string', default: 'round' } } } } } },
+    }],
+  },
+};
+const widget = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'diff.kdyn.dev/v1', kind: 'Widget', metadata: { name, namespace: 'demo' }, spec });
+
+test('a CRD and its instances in one input: kubectl refuses; kdyn shows both created, the instance as its schema makes it (defaults)', async () => {
+  const p = file('crd.yaml', [crd, widget('w1', { size: 3, color: 'red' })]);
+  const r = await kdyn(['diff', '-f', p]);
+  assert.equal(r.code, 1, r.err);
+  assert.equal(r.err, '');
+  const out = normalize(r.out);
+  assert.match(out, /^diff -u -N \S+\/LIVE-N\/apiextensions\.k8s\.io\.v1\.CustomResourceDefinition\.\.widgets\.diff\.kdyn\.dev /m);
+  assert.ok(out.includes('+++ ') && out.endsWith([
+    '@@ -0,0 +1,9 @@',
+    '+apiVersion: diff.kdyn.dev/v1',
+    '+kind: Widget',
+    '+metadata:',
+    '+  name: w1',
+    '+  namespace: demo',
+    '+spec:',
+    '+  color: red',
+    '+  shape: round',
+    '+  size: 3',
+    '',
+  ].join('\n')), out);
+  assert.equal(env.server.store.get('apiextensions.k8s.io', 'customresourcedefinitions', '', 'widgets.diff.kdyn.dev'), undefined, 'nothing created');
+  if (hasKubectl()) {
+    const theirs = await kubectl(['diff', '--server-side', '-f', p]);
+    assert.equal(theirs.code, 2);
+    assert.match(theirs.err, /no matches for kind "Widget" in version "diff\.kdyn\.dev\/v1"/);
+  }
+});
+
+test('an instance the input\'s CRD schema refuses: exit 2, one line naming the object, its origin and every field', async () => {
+  const p = file('crd-bad.yaml', [crd, widget('w-bad', { color: 'green', size: 'big' }), widget('w-ok', { size: 1 })]);
+  const r = await kdyn(['diff', '-f', p]);
+  assert.equal(r.code, 2);
+  assert.equal(r.out, '');
+  assert.equal(r.err, `error: Widget.diff.kdyn.dev "w-bad" from "${p}" document 2 is invalid against the schema of diff.kdyn.dev/v1 in CustomResourceDefinition "widgets.diff.kdyn.dev" of the input: [spec.color: Unsupported value: "green": supported values: "red", "blue", spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"]\n`);
+  const missing = await kdyn(['diff', '-f', file('crd-missing.yaml', [crd, widget('w-none', {})])]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /"w-none" .*: spec\.size: Required value\n$/);
+});
+
+let fleet: FleetEnv;
+test('a fleet: one section per context, a failed context one error line and exit 2; differences alone exit 1', async (t) => {
+  fleet = await startFleetEnv({ contexts: ['east', 'west'], down: ['gone'], prefix: 'kdyn-diff-fleet-' });
+  t.after(() => fleet.stop());
+  const run = (args: string[]) => runKdyn(args, { env: { PATH: process.env.PATH, HOME: fleet.dir, KUBECONFIG: fleet.kubeconfig, TMPDIR: tmp }, cwd: fleet.dir });
+  const p = manifestFile(fleet.dir, 'fleet.yaml', [cm('d-fleet', { a: '1' }, 'demo')]);
+  assert.equal((await run(['apply', '-f', p, '--context', 'east'])).code, 0);
+  const q = manifestFile(fleet.dir, 'fleet2.yaml', [cm('d-fleet', { a: '2' }, 'demo')]);
+  const east = await run(['diff', '-f', q, '--context', 'east']);
+  assert.equal(east.code, 1, east.err);
+  const r = await run(['diff', '-f', q, '--context', 'east,gone,west']);
+  assert.equal(r.code, 2);
+  const sections = normalize(r.out).split(/^(?=# context )/m);
+  assert.deepEqual(sections.map((s) => s.split('\n')[0]), ['# context "east"', '# context "west"']);
+  assert.equal(sections[0], `# context "east"\n${normalize(east.out)}`, 'a section is what the context alone prints');
+  assert.match(sections[1]!, /^@@ -0,0 \+1,9 @@$/m, 'created in west');
+  assert.match(r.err, /^error: context "gone": The connection to the server 127\.0\.0\.1:\d+ was refused - did you specify the right host or port\?\n$/);
+  const good = await run(['diff', '-f', q, '--context', 'east,west']);
+  assert.equal(good.code, 1, good.err);
+  assert.equal(normalize(good.out), normalize(r.out), 'the same sections without the failed context');
+  const unchanged = await run(['diff', '-f', p, '--context', 'east,west']);
+  assert.equal(unchanged.code, 1, 'west still lacks it');
+  const eastOnly = await run(['diff', '-f', p, '--all-contexts', '--context-concurrency', '1']);
+  assert.equal(eastOnly.code, 2, 'gone is part of --all-contexts');
+});
