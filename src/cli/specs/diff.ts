@@ -16,7 +16,7 @@ export const diffSpec: CommandSpec = {
     '(treat absent files as empty) options. Exit status: 0 No differences were found. 1 Differences were found. >1 kdyn or diff failed with an error. ' +
     'With several contexts (--context a,b, --all-contexts): one section per context, headed `# context "NAME"`; a context that fails is one error line and makes the exit status >1.',
   flags: [
-    { name: 'filename', short: 'f', type: 'array', describe: 'Filename, directory, or URL to files contains the configuration to diff (a file, a directory of .yaml/.yml/.json files, or - for stdin); may repeat.' },
+    { name: 'filename', short: 'f', type: 'array', describe: 'The files that contain the configuration to diff (a file, a directory of .yaml/.yml/.json files, or - for stdin); may repeat.' },
     { name: 'recursive', short: 'R', type: 'boolean', describe: 'Process the directory used in -f, --filename recursively.' },
     { name: 'selector', short: 'l', type: 'string', describe: 'Selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\'.' },
     { name: 'server-side', type: 'boolean', default: true, describe: 'Always server-side apply (false is refused: client-side apply is not supported).' },

@@ -1,0 +1,158 @@
+/**
+ * `kdyn diff` on a real kube-apiserver v1.32, next to `kubectl diff --server-side --field-manager=kdyn`:
+ * changed, unchanged and new objects, Secret masking (the real server turns stringData into data),
+ * KUBECTL_EXTERNAL_DIFF, a conflict; a CRD and its instances in one input (kubectl fails, kdyn shows
+ * them created and checks the instance against the input's schema); a fleet of two contexts and one
+ * that is down.
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dump, load } from 'js-yaml';
+import { freePort } from '../support/fleet-env.js';
+import { HAS_KUBECTL, NO_KUBECTL, SKIP_REAL, startRealEnv, type RealEnv, type Run } from './real-helpers.js';
+
+/** Temp dir names, file times, and the server-set fields of a dry-run create, which differ run to run. */
+function normalize(s: string): string {
+  return s
+    .replace(/\/(LIVE|MERGED)-\d+\b/g, '/$1-N')
+    .replace(/\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}$/gm, '\tTIME')
+    .replace(/^([+ -] *)(creationTimestamp|uid|resourceVersion): .*$/gm, '$1$2: X')
+    .replace(/^W\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\]]+\] /gm, 'W ');
+}
+
+describe('diff on a real kube-apiserver, next to kubectl diff --server-side', { skip: SKIP_REAL }, () => {
+  let env: RealEnv;
+  let tmp: string;
+  before(async () => {
+    env = await startRealEnv();
+    tmp = join(env.dir, 'tmp');
+    mkdirSync(tmp);
+  });
+  after(() => env?.stop());
+
+  let files = 0;
+  const manifest = (text: string) => {
+    const name = `d${++files}.yaml`;
+    writeFileSync(join(env.dir, name), text);
+    return name;
+  };
+  const opts = (extra: Record<string, string> = {}) => ({ env: { TMPDIR: tmp, ...extra } });
+
+  /** Both tools on the same input; the same normalized output and exit code. */
+  async function same(t: { diagnostic(msg: string): void }, args: string[], extra?: Record<string, string>): Promise<Run> {
+    const mine = await env.kdyn(['diff', ...args], opts(extra));
+    if (!HAS_KUBECTL) {
+      t.diagnostic(NO_KUBECTL);
+      return mine;
+    }
+    const theirs = await env.kubectl(['diff', '--server-side', '--field-manager=kdyn', ...args], opts(extra));
+    assert.equal(normalize(mine.out), normalize(theirs.out));
+    assert.equal(normalize(mine.err), normalize(theirs.err));
+    assert.equal(mine.code, theirs.code, `${mine.err}\n---\n${theirs.err}`);
+    return mine;
+  }
+
+  const cm = (ns: string, name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: ${ns}}\ndata: {${data}}\n`;
+
+  test('changed, unchanged and new objects: kubectl\'s bytes and exit codes', async (t) => {
+    const ns = await env.namespace('diff');
+    const base = manifest(`${cm(ns, 'same', 'a: "1"')}---\n${cm(ns, 'changed', 'a: "1", b: x')}`);
+    assert.equal((await env.kdyn(['apply', '-f', base])).code, 0);
+    const r = await same(t, ['-f', manifest(`${cm(ns, 'same', 'a: "1"')}---\n${cm(ns, 'changed', 'a: "2"')}---\n${cm(ns, 'new', 'k: v')}`)]);
+    assert.equal(r.code, 1, r.err);
+    assert.match(normalize(r.out), /^-  a: "1"\n-  b: x\n\+  a: "2"$/m);
+    assert.match(normalize(r.out), new RegExp(`^diff -u -N \\S+/LIVE-N/v1\\.ConfigMap\\.${ns}\\.new `, 'm'));
+    assert.doesNotMatch(r.out, /managedFields|\.same /);
+    assert.deepEqual(readdirSync(tmp), []);
+    const none = await same(t, ['-f', base]);
+    assert.deepEqual([none.code, none.out], [0, '']);
+  });
+
+  test('Secrets: stringData becomes masked data; (before)/(after) where a value changes', async (t) => {
+    const ns = await env.namespace('diff-secret');
+    const secret = (data: string) => `apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: ${ns}}\nstringData: {${data}}\n`;
+    assert.equal((await env.kdyn(['apply', '-f', manifest(secret('keep: same, change: old'))])).code, 0);
+    const r = await same(t, ['-f', manifest(secret('keep: same, change: new, add: added'))]);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /^-  change: '\*\*\* \(before\)'\n\+  add: '\*\*\*'\n\+  change: '\*\*\* \(after\)'\n   keep: '\*\*\*'$/m);
+    for (const v of ['same', 'old', 'new', 'added']) assert.ok(!r.out.includes(Buffer.from(v).toString('base64')), v);
+  });
+
+  test('KUBECTL_EXTERNAL_DIFF and a conflict, as kubectl', async (t) => {
+    const ns = await env.namespace('diff-ext');
+    assert.equal((await env.kdyn(['apply', '-f', manifest(cm(ns, 'owned', 'k: theirs')), '--field-manager', 'other'])).code, 0);
+    const p = manifest(cm(ns, 'owned', 'k: mine'));
+    const brief = await same(t, ['-f', p, '--force-conflicts'], { KUBECTL_EXTERNAL_DIFF: 'diff -r --brief' });
+    assert.equal(brief.code, 1);
+    assert.match(normalize(brief.out), /^Files \S+\/LIVE-N\/\S+ and \S+\/MERGED-N\/\S+ differ\n$/);
+    const conflict = await same(t, ['-f', p]);
+    assert.equal(conflict.code, 2);
+    assert.match(conflict.err, /Error from server \(Conflict\): Apply failed with 1 conflict: conflict with "other"/);
+  });
+
+  test('a CRD and its instances: kubectl fails; kdyn shows them created, the instance checked against the input\'s schema', async () => {
+    const ns = await env.namespace('diff-crd');
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: dials.diff.kdyn.dev}
+spec:
+  group: diff.kdyn.dev
+  scope: Namespaced
+  names: {plural: dials, singular: dial, kind: Dial}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [level]
+            properties:
+              level: {type: integer, maximum: 10}
+              mode: {type: string, enum: [auto, manual], default: auto}
+`;
+    const p = manifest(`${crd}---\napiVersion: diff.kdyn.dev/v1\nkind: Dial\nmetadata: {name: d1, namespace: ${ns}}\nspec: {level: 3}\n`);
+    const r = await env.kdyn(['diff', '-f', p], opts());
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /^diff -u -N \S+\/LIVE-\d+\/apiextensions\.k8s\.io\.v1\.CustomResourceDefinition\.\.dials\.diff\.kdyn\.dev /m);
+    assert.ok(r.out.endsWith('+spec:\n+  level: 3\n+  mode: auto\n'), r.out);
+    assert.equal((await env.cluster.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/dials.diff.kdyn.dev')).status, 404, 'nothing created');
+    if (HAS_KUBECTL) {
+      const theirs = await env.kubectl(['diff', '--server-side', '-f', p], opts());
+      assert.equal(theirs.code, 2);
+      assert.match(theirs.err, /no matches for kind "Dial" in version "diff\.kdyn\.dev\/v1"/);
+    }
+    const bad = manifest(`${crd}---\napiVersion: diff.kdyn.dev/v1\nkind: Dial\nmetadata: {name: d2, namespace: ${ns}}\nspec: {level: 11, mode: off}\n`);
+    const refused = await env.kdyn(['diff', '-f', bad], opts());
+    assert.equal(refused.code, 2);
+    assert.equal(refused.out, '');
+    assert.equal(refused.err, `error: Dial.diff.kdyn.dev "d2" from "${bad}" document 2 is invalid against the schema of diff.kdyn.dev/v1 in CustomResourceDefinition "dials.diff.kdyn.dev" of the input: [spec.level: Invalid value: 11: spec.level in body should be less than or equal to 10, spec.mode: Unsupported value: "off": supported values: "auto", "manual"]\n`);
+  });
+
+  test('a fleet: a section per context, the one that is down one error line, exit 2', async () => {
+    const ns = await env.namespace('diff-fleet');
+    const admin = load(readFileSync(env.cluster.kubeconfigs.token, 'utf8')) as { clusters: Array<{ cluster: Record<string, string> }>; users: Array<{ user: Record<string, string> }> };
+    const down = `https://127.0.0.1:${await freePort()}`;
+    const names = ['east', 'gone', 'west'];
+    const kubeconfig = join(env.dir, 'fleet-kubeconfig');
+    writeFileSync(kubeconfig, dump({
+      apiVersion: 'v1', kind: 'Config', 'current-context': 'east', preferences: {},
+      clusters: names.map((name) => ({ name, cluster: { ...admin.clusters[0]!.cluster, ...(name === 'gone' ? { server: down } : {}) } })),
+      users: names.map((name) => ({ name, user: admin.users[0]!.user })),
+      contexts: names.map((name) => ({ name, context: { cluster: name, user: name } })),
+    }));
+    const p = manifest(cm(ns, 'fleet', 'a: "1"'));
+    const alone = await env.kdyn(['diff', '-f', p, '--context', 'east'], opts({ KUBECONFIG: kubeconfig }));
+    assert.equal(alone.code, 1, alone.err);
+    const r = await env.kdyn(['diff', '-f', p, '--all-contexts'], opts({ KUBECONFIG: kubeconfig }));
+    assert.equal(r.code, 2);
+    const sections = normalize(r.out).split(/^(?=# context )/m);
+    assert.deepEqual(sections, [`# context "east"\n${normalize(alone.out)}`, `# context "west"\n${normalize(alone.out)}`]);
+    assert.match(r.err, /^error: context "gone": The connection to the server 127\.0\.0\.1:\d+ was refused - did you specify the right host or port\?\n$/);
+  });
+});
