@@ -2,7 +2,9 @@
  * What applying would change (kubectl diff `--server-side`, `pkg/cmd/diff/diff.go`): for each
  * object, the live version (a GET, or one LIST for a collection holding many of the objects: apply's
  * read-ahead) and the merged one (a server-side apply with `dryRun=All`: nothing is persisted), with
- * kubectl's retries on a 409 (four tries; a warning before the last). Kinds are mapped as apply maps
+ * kubectl's retries on a 409 (four tries; a warning before the last). An object whose live version
+ * provably stays as it is (./unchanged.ts: this field manager's apply owns exactly its fields, with
+ * its values) needs no request: its merged version is the live one (`skipUnchanged: false` sends it). Kinds are mapped as apply maps
  * them (./../apply/resolve.ts: namespaces filled in, `-n` enforced, an unknown kind refuses the
  * input); an instance of a kind that only a CustomResourceDefinition of the input declares cannot be
  * sent, so it is shown as created, checked against that CRD's schema (./schema.ts). Objects that
@@ -26,6 +28,7 @@ import { runBounded } from '../apply/bounded.js';
 import { getCurrent, prefetchCurrent, type Pending } from '../apply/current.js';
 import { checkAgainstSchema, crdVersionSchema } from './schema.js';
 import { diffFileName, versionTexts, type VersionTexts } from './versions.js';
+import { appliesAsIs } from './unchanged.js';
 
 export const DEFAULT_DIFF_CONCURRENCY = 8;
 /** kubectl diff's tries of one object while its server answers 409 Conflict. */
@@ -49,6 +52,12 @@ export interface DiffOptions {
   selector?: string;
   /** Objects worked on at once (default 8). */
   concurrency?: number;
+  /**
+   * Objects whose live version already holds exactly the input's fields and values, owned by this
+   * field manager's apply (./unchanged.ts), are shown unchanged without a dry-run request (default
+   * true; false sends every object).
+   */
+  skipUnchanged?: boolean;
   /** Keep `metadata.managedFields` in the texts (kubectl's `--show-managed-fields`). */
   showManagedFields?: boolean;
   /**
@@ -150,18 +159,27 @@ async function diffOne(m: Manifest, t: Target, prefetched: Unstructured | null |
   let before = prefetched;
   for (let attempt = 1; ; attempt++) {
     if (before === undefined || attempt > 1) before = await readLive(handle, name);
+    if (attempt === 1 && opts.skipUnchanged !== false && appliesAsIs(t.object, before, opts.fieldManager || 'kdyn')) {
+      warnIfDeleting(before!, name, opts);
+      return result(file, m, before, before!, opts);
+    }
     if (attempt === MAX_TRIES) {
       const gv = parseGroupVersion(String(t.object.apiVersion));
       opts.onWarning?.(`Object (${gv.group}/${gv.version}, Kind=${String(t.object.kind)}: ${name}) keeps changing, diffing without lock`, 'klog');
     }
     try {
       const merged = await handle.patch(name, JSON.stringify(t.object), 'apply', { fieldManager: opts.fieldManager || 'kdyn', force: opts.force === true, dryRun: true });
-      if (before?.metadata?.deletionTimestamp) opts.onWarning?.(`Warning: Detected changes to resource ${name} which is currently being deleted.\n`, 'plain');
+      if (before) warnIfDeleting(before, name, opts);
       return result(file, m, before, merged, opts);
     } catch (e) {
       if (!(e instanceof StatusError && e.code === 409) || attempt >= MAX_TRIES) throw e;
     }
   }
+}
+
+/** kubectl's apply.WarnIfDeleting. */
+function warnIfDeleting(live: Unstructured, name: string, opts: DiffOptions): void {
+  if (live.metadata?.deletionTimestamp) opts.onWarning?.(`Warning: Detected changes to resource ${name} which is currently being deleted.\n`, 'plain');
 }
 
 async function readLive(handle: ResourceClient, name: string): Promise<Unstructured | null> {

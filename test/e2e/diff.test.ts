@@ -65,9 +65,18 @@ test('changed, unchanged and new objects: the same unified diff as kubectl, exit
   assert.match(out, /^@@ -0,0 \+1,9 @@\n\+apiVersion: v1\n\+data:\n\+  k: v$/m, 'the new object, created');
   assert.doesNotMatch(out, /d-same|managedFields/);
   assert.deepEqual(readdirSync(tmp), [], 'the LIVE and MERGED dirs are removed');
-  // Only unchanged objects: no output, exit 0.
-  const none = await same(t, ['-f', file('unchanged.yaml', [cm('d-same', { a: '1' })]), '-n', 'demo']);
+  // Only unchanged objects: no output, exit 0; kdyn proves it from the live object's managedFields
+  // (kdyn's apply owns exactly these fields, with these values): no dry-run request.
+  const unchanged = file('unchanged.yaml', [cm('d-same', { a: '1' })]);
+  env.server.clearLog();
+  const none = await same(t, ['-f', unchanged, '-n', 'demo']);
   assert.deepEqual([none.code, none.out, none.err], [0, '', '']);
+  const patches = () => env.server.requestLog.filter((e) => e.method === 'PATCH' && e.path.endsWith('/d-same')).map((e) => e.query);
+  assert.equal(patches().length, hasKubectl() ? 1 : 0, 'kubectl sends its dry run; kdyn none');
+  env.server.clearLog();
+  const sent = await kdyn(['diff', '-f', unchanged, '-n', 'demo', '--skip-unchanged=false']);
+  assert.deepEqual([sent.code, sent.out], [0, '']);
+  assert.deepEqual(patches(), ['dryRun=All&fieldManager=kdyn&force=false']);
 });
 
 test('Secret data is masked as kubectl masks it: *** and *** (before)/(after) where a value changes; a new Secret against null', async (t) => {
@@ -86,9 +95,10 @@ test('Secret data is masked as kubectl masks it: *** and *** (before)/(after) wh
 test('KUBECTL_EXTERNAL_DIFF: the program and its kept words (after the two dirs), its exit status; a failing or missing program is an error (>1)', async (t) => {
   await kdyn(['apply', '-f', file('ext-base.yaml', [cm('d-ext', { a: '1' })]), '-n', 'demo']);
   const p = file('ext.yaml', [cm('d-ext', { a: '2' })]);
-  const brief = await same(t, ['-f', p, '-n', 'demo'], { KUBECTL_EXTERNAL_DIFF: 'diff -r --brief bad/word  -N' });
+  // -s: the program is also given the unchanged objects' files (kdyn leaves them out for its own diff -u -N only).
+  const brief = await same(t, ['-f', file('ext-same.yaml', [cm('d-ext', { a: '2' }), cm('d-same', { a: '1' })]), '-n', 'demo'], { KUBECTL_EXTERNAL_DIFF: 'diff -r --brief -s bad/word  -N' });
   assert.equal(brief.code, 1);
-  assert.match(normalize(brief.out), /^Files \S+\/LIVE-N\/v1\.ConfigMap\.demo\.d-ext and \S+\/MERGED-N\/v1\.ConfigMap\.demo\.d-ext differ\n$/);
+  assert.match(normalize(brief.out), /^Files \S+\/LIVE-N\/v1\.ConfigMap\.demo\.d-ext and \S+\/MERGED-N\/v1\.ConfigMap\.demo\.d-ext differ\nFiles \S+\/LIVE-N\/v1\.ConfigMap\.demo\.d-same and \S+\/MERGED-N\/v1\.ConfigMap\.demo\.d-same are identical\n$/);
   const script = join(env.dir, 'fails.sh');
   writeFileSync(script, '#!/bin/sh\necho "args: $#"\necho oops >&2\nexit 3\n');
   chmodSync(script, 0o755);

@@ -64,6 +64,7 @@ async function runDiff(args: ParsedArgs, ctx: Context, io: IO): Promise<number> 
     selector,
     concurrency,
     showManagedFields: f['show-managed-fields'] === true,
+    skipUnchanged: f['skip-unchanged'] !== false,
   };
   let errors = 0;
   let differs = false;
