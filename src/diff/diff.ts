@@ -27,7 +27,7 @@ import { namespaceRule } from '../apply/apply.js';
 import { runBounded } from '../apply/bounded.js';
 import { getCurrent, prefetchCurrent, type Pending } from '../apply/current.js';
 import { checkAgainstSchema, crdVersionSchema } from './schema.js';
-import { diffFileName, versionTexts, type VersionTexts } from './versions.js';
+import { compareVersions, diffFileName, prepareVersions, type VersionTexts } from './versions.js';
 import { appliesAsIs } from './unchanged.js';
 
 export const DEFAULT_DIFF_CONCURRENCY = 8;
@@ -83,8 +83,8 @@ export interface ObjectDiff {
   action: DiffAction;
   /** Whether the LIVE and MERGED texts differ. */
   differs: boolean;
-  /** kubectl's LIVE and MERGED file contents (managedFields removed, Secret data masked). */
-  texts: VersionTexts;
+  /** kubectl's LIVE and MERGED file contents (managedFields removed, Secret data masked; encoded when first read). */
+  readonly texts: VersionTexts;
   /** An instance of a CRD only the input declares: checked against its schema there, not sent. */
   checkedLocally?: boolean;
 }
@@ -125,9 +125,8 @@ export async function diffManifests(manifests: readonly Manifest[], deps: DiffDe
 
   const objects = results as ObjectDiff[];
   for (const obj of (await opts.pruned?.(objects)) ?? []) {
-    const texts = versionTexts(obj, null, opts);
     const md = obj.metadata ?? {};
-    objects.push({ name: diffFileName(String(obj.apiVersion), String(obj.kind), md.namespace, String(md.name)), live: obj, merged: null, action: 'deleted', differs: true, texts });
+    objects.push(result(diffFileName(String(obj.apiVersion), String(obj.kind), md.namespace, String(md.name)), undefined, obj, null, opts));
   }
   return { objects, differs: objects.some((o) => o.differs) };
 }
@@ -188,11 +187,12 @@ async function readLive(handle: ResourceClient, name: string): Promise<Unstructu
   return got;
 }
 
-function result(name: string, manifest: Manifest, live: Unstructured | null, merged: Unstructured, opts: DiffOptions, checkedLocally?: boolean): ObjectDiff {
-  const texts = versionTexts(live, merged, opts);
-  const differs = texts.live !== texts.merged;
-  const action: DiffAction = live === null ? 'created' : differs ? 'changed' : 'unchanged';
-  return { name, manifest, live, merged, action, differs, texts, ...(checkedLocally ? { checkedLocally } : {}) };
+function result(name: string, manifest: Manifest | undefined, live: Unstructured | null, merged: Unstructured | null, opts: DiffOptions, checkedLocally?: boolean): ObjectDiff {
+  // The texts are encoded when first read (the default diff program reads only those that differ).
+  const { differs, texts } = compareVersions(prepareVersions(live, merged, opts));
+  const action: DiffAction = merged === null ? 'deleted' : live === null ? 'created' : differs ? 'changed' : 'unchanged';
+  const r = { name, ...(manifest ? { manifest } : {}), live, merged, action, differs, ...(checkedLocally ? { checkedLocally } : {}) };
+  return Object.defineProperty(r, 'texts', { get: texts, enumerable: true }) as ObjectDiff;
 }
 
 /**

@@ -85,7 +85,7 @@ export async function unifiedDiff(objects: readonly ObjectDiff[], o: UnifiedDiff
     // `diff -u -N` prints nothing for two equal files: only KUBECTL_EXTERNAL_DIFF's program sees those.
     const all = Boolean(o.env.KUBECTL_EXTERNAL_DIFF);
     for (const obj of last.values()) {
-      if (!all && obj.texts.live === obj.texts.merged) continue;
+      if (!all && !obj.differs) continue;
       writes.push([join(from, obj.name), obj.texts.live]);
       if (obj.merged !== null) writes.push([join(to, obj.name), obj.texts.merged]);
     }

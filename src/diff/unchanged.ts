@@ -12,6 +12,7 @@
  * labels, annotations and the like (a resourceVersion, managedFields) is "no". Pure.
  */
 import type { Unstructured } from '../core/unstructured.js';
+import { canonicalJSON } from './versions.js';
 
 type FieldSet = Record<string, unknown>;
 
@@ -96,9 +97,5 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function jsonEqual(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (isObject(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x)) ?? 'undefined';
+  return canonicalJSON(a) === canonicalJSON(b);
 }

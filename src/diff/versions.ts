@@ -71,23 +71,54 @@ export interface VersionTexts {
   merged: string;
 }
 
+/** The two objects as kubectl writes them (managedFields removed, Secret data masked), before encoding. */
+export interface PreparedVersions {
+  live: Unstructured | null;
+  merged: Unstructured | null;
+  /** An absent live object beside a Secret: kubectl's masker writes `null`. */
+  liveNull: boolean;
+}
+
 /**
- * The LIVE and MERGED file contents of one object, as kubectl diff writes them. `merged` null: the
- * object would be deleted (pruned): its live version alone, which kubectl prints as the server
- * sent it, here without managedFields and masked as any Secret.
+ * The LIVE and MERGED objects of one object, as kubectl diff prepares them. `merged` null: the object
+ * would be deleted (pruned): its live version alone, which kubectl prints as the server sent it, here
+ * without managedFields and masked as any Secret.
  */
-export function versionTexts(live: Unstructured | null, merged: Unstructured | null, o: { showManagedFields?: boolean } = {}): VersionTexts {
+export function prepareVersions(live: Unstructured | null, merged: Unstructured | null, o: { showManagedFields?: boolean } = {}): PreparedVersions {
   let from = live && !o.showManagedFields ? withoutManagedFields(live) : live;
   let to = merged && !o.showManagedFields ? withoutManagedFields(merged) : merged;
   let liveNull = false;
   if (to && isMaskedSecret(to)) {
     ({ live: from, merged: to } = maskSecretData(from, to));
-    liveNull = true; // kubectl's masker makes an absent live object a typed nil: printed as `null`
+    liveNull = from === null;
   } else if (!to && from && isMaskedSecret(from)) {
     from = maskSecretData(null, from).merged;
   }
-  return {
-    live: from ? toYAML(from) : liveNull ? 'null\n' : '',
-    merged: to ? toYAML(to) : '',
-  };
+  return { live: from, merged: to, liveNull };
+}
+
+/** The LIVE and MERGED file contents. */
+export function encodeVersions(v: PreparedVersions): VersionTexts {
+  return { live: v.live ? toYAML(v.live) : v.liveNull ? 'null\n' : '', merged: v.merged ? toYAML(v.merged) : '' };
+}
+
+/** The LIVE and MERGED file contents of one object, as kubectl diff writes them. */
+export function versionTexts(live: Unstructured | null, merged: Unstructured | null, o: { showManagedFields?: boolean } = {}): VersionTexts {
+  return encodeVersions(prepareVersions(live, merged, o));
+}
+
+/**
+ * Whether the two files differ, without encoding them when the objects are equal (equal objects
+ * encode to equal YAML); `texts()` encodes once, on demand.
+ */
+export function compareVersions(v: PreparedVersions): { differs: boolean; texts: () => VersionTexts } {
+  let texts: VersionTexts | undefined;
+  const get = () => (texts ??= encodeVersions(v));
+  const equal = v.live !== null && v.merged !== null && canonicalJSON(v.live) === canonicalJSON(v.merged);
+  return { differs: !equal && get().live !== get().merged, texts: get };
+}
+
+/** JSON with every object's keys sorted (equal values, equal text). */
+export function canonicalJSON(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, (x as Record<string, unknown>)[k]])) : x)) ?? 'undefined';
 }

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { startServerEnv, type ServerEnv } from '../support/server-env.js';
 import { startFleetEnv, type FleetEnv } from '../support/fleet-env.js';
 import { hasKubectl, runCommand, runKdyn, type Run } from '../support/cli.js';
+import { normalizeDiff } from '../support/diff-output.js';
 import { configMap as cm, manifestFile } from './apply-helpers.js';
 
 let env: ServerEnv;
@@ -30,15 +31,6 @@ const baseEnv = (extra: Record<string, string> = {}) => ({ PATH: process.env.PAT
 const kdyn = (args: string[], extra?: Record<string, string>) => runKdyn(args, { env: baseEnv(extra), cwd: env.dir });
 const kubectl = (args: string[], extra?: Record<string, string>) => runCommand('kubectl', args, { env: baseEnv(extra), cwd: env.dir });
 
-/** Temp dir names, file times, and the server-set fields of a dry-run create, which differ run to run. */
-function normalize(s: string): string {
-  return s
-    .replace(/\/(LIVE|MERGED)-\d+\b/g, '/$1-N')
-    .replace(/\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}$/gm, '\tTIME')
-    .replace(/^([+ -] *)(creationTimestamp|uid|resourceVersion): .*$/gm, '$1$2: X')
-    .replace(/^W\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\]]+\] /gm, 'W ');
-}
-
 /** kdyn diff and kubectl diff --server-side --field-manager=kdyn, same input; returns kdyn's run. */
 async function same(t: { skip(msg: string): void }, args: string[], extra?: Record<string, string>): Promise<Run> {
   const mine = await kdyn(['diff', ...args], extra);
@@ -47,8 +39,8 @@ async function same(t: { skip(msg: string): void }, args: string[], extra?: Reco
     return mine;
   }
   const theirs = await kubectl(['diff', '--server-side', '--field-manager=kdyn', ...args], extra);
-  assert.equal(normalize(mine.out), normalize(theirs.out));
-  assert.equal(normalize(mine.err), normalize(theirs.err));
+  assert.equal(normalizeDiff(mine.out), normalizeDiff(theirs.out));
+  assert.equal(normalizeDiff(mine.err), normalizeDiff(theirs.err));
   assert.equal(mine.code, theirs.code, `${mine.err}\n---\n${theirs.err}`);
   return mine;
 }
@@ -59,7 +51,7 @@ test('changed, unchanged and new objects: the same unified diff as kubectl, exit
   const p = file('changed.yaml', [cm('d-same', { a: '1' }), cm('d-changed', { a: '2', c: 'new' }), cm('d-new', { k: 'v' })]);
   const r = await same(t, ['-f', p, '-n', 'demo']);
   assert.equal(r.code, 1, r.err);
-  const out = normalize(r.out);
+  const out = normalizeDiff(r.out);
   assert.match(out, /^diff -u -N \/\S+\/LIVE-N\/v1\.ConfigMap\.demo\.d-changed \/\S+\/MERGED-N\/v1\.ConfigMap\.demo\.d-changed$/m);
   assert.match(out, /^-  a: "1"\n-  b: x\n\+  a: "2"\n\+  c: new$/m);
   assert.match(out, /^@@ -0,0 \+1,9 @@\n\+apiVersion: v1\n\+data:\n\+  k: v$/m, 'the new object, created');
@@ -86,7 +78,7 @@ test('Secret data is masked as kubectl masks it: *** and *** (before)/(after) wh
   assert.equal(applied.code, 0, applied.err);
   const r = await same(t, ['-f', file('secret.yaml', [secret('d-secret', { keep: b64('same'), change: b64('new'), add: b64('added') }), secret('d-secret-new', { k: b64('v') })])]);
   assert.equal(r.code, 1, r.err);
-  const out = normalize(r.out);
+  const out = normalizeDiff(r.out);
   assert.match(out, /^-  change: '\*\*\* \(before\)'\n-  drop: '\*\*\*'\n\+  add: '\*\*\*'\n\+  change: '\*\*\* \(after\)'\n   keep: '\*\*\*'$/m);
   assert.match(out, /^@@ -1 \+1,\d+ @@\n-null\n/m, 'kubectl\'s masker prints an absent Secret as null');
   for (const v of ['same', 'new', 'old', 'gone', 'added', 'v']) assert.ok(!out.includes(b64(v)), `${v} leaked`);
@@ -98,7 +90,7 @@ test('KUBECTL_EXTERNAL_DIFF: the program and its kept words (after the two dirs)
   // -s: the program is also given the unchanged objects' files (kdyn leaves them out for its own diff -u -N only).
   const brief = await same(t, ['-f', file('ext-same.yaml', [cm('d-ext', { a: '2' }), cm('d-same', { a: '1' })]), '-n', 'demo'], { KUBECTL_EXTERNAL_DIFF: 'diff -r --brief -s bad/word  -N' });
   assert.equal(brief.code, 1);
-  assert.match(normalize(brief.out), /^Files \S+\/LIVE-N\/v1\.ConfigMap\.demo\.d-ext and \S+\/MERGED-N\/v1\.ConfigMap\.demo\.d-ext differ\nFiles \S+\/LIVE-N\/v1\.ConfigMap\.demo\.d-same and \S+\/MERGED-N\/v1\.ConfigMap\.demo\.d-same are identical\n$/);
+  assert.match(normalizeDiff(brief.out), /^Files \S+\/LIVE-N\/v1\.ConfigMap\.demo\.d-ext and \S+\/MERGED-N\/v1\.ConfigMap\.demo\.d-ext differ\nFiles \S+\/LIVE-N\/v1\.ConfigMap\.demo\.d-same and \S+\/MERGED-N\/v1\.ConfigMap\.demo\.d-same are identical\n$/);
   const script = join(env.dir, 'fails.sh');
   writeFileSync(script, '#!/bin/sh\necho "args: $#"\necho oops >&2\nexit 3\n');
   chmodSync(script, 0o755);
@@ -113,7 +105,7 @@ test('errors exit 2 as kubectl: a conflict (with its retries and warning), a mis
   const p = file('conflict.yaml', [cm('d-owned', { k: 'mine' })]);
   const r = await same(t, ['-f', p, '-n', 'demo']);
   assert.equal(r.code, 2);
-  assert.equal(normalize(r.err), 'W Object (/v1, Kind=ConfigMap: d-owned) keeps changing, diffing without lock\nError from server (Conflict): Apply failed with 1 conflict: conflict with "other": .data.k\n');
+  assert.equal(normalizeDiff(r.err), 'W Object (/v1, Kind=ConfigMap: d-owned) keeps changing, diffing without lock\nError from server (Conflict): Apply failed with 1 conflict: conflict with "other": .data.k\n');
   const forced = await same(t, ['-f', p, '-n', 'demo', '--force-conflicts']);
   assert.equal(forced.code, 1, forced.err);
   const missing = await same(t, ['-f', 'nope.yaml']);
@@ -146,7 +138,7 @@ test('a CRD and its instances in one input: kubectl refuses; kdyn shows both cre
   const r = await kdyn(['diff', '-f', p]);
   assert.equal(r.code, 1, r.err);
   assert.equal(r.err, '');
-  const out = normalize(r.out);
+  const out = normalizeDiff(r.out);
   assert.match(out, /^diff -u -N \S+\/LIVE-N\/apiextensions\.k8s\.io\.v1\.CustomResourceDefinition\.\.widgets\.diff\.kdyn\.dev /m);
   assert.ok(out.includes('+++ ') && out.endsWith([
     '@@ -0,0 +1,9 @@',
@@ -192,14 +184,14 @@ test('a fleet: one section per context, a failed context one error line and exit
   assert.equal(east.code, 1, east.err);
   const r = await run(['diff', '-f', q, '--context', 'east,gone,west']);
   assert.equal(r.code, 2);
-  const sections = normalize(r.out).split(/^(?=# context )/m);
+  const sections = normalizeDiff(r.out).split(/^(?=# context )/m);
   assert.deepEqual(sections.map((s) => s.split('\n')[0]), ['# context "east"', '# context "west"']);
-  assert.equal(sections[0], `# context "east"\n${normalize(east.out)}`, 'a section is what the context alone prints');
+  assert.equal(sections[0], `# context "east"\n${normalizeDiff(east.out)}`, 'a section is what the context alone prints');
   assert.match(sections[1]!, /^@@ -0,0 \+1,9 @@$/m, 'created in west');
   assert.match(r.err, /^error: context "gone": The connection to the server 127\.0\.0\.1:\d+ was refused - did you specify the right host or port\?\n$/);
   const good = await run(['diff', '-f', q, '--context', 'east,west']);
   assert.equal(good.code, 1, good.err);
-  assert.equal(normalize(good.out), normalize(r.out), 'the same sections without the failed context');
+  assert.equal(normalizeDiff(good.out), normalizeDiff(r.out), 'the same sections without the failed context');
   const unchanged = await run(['diff', '-f', p, '--context', 'east,west']);
   assert.equal(unchanged.code, 1, 'west still lacks it');
   const eastOnly = await run(['diff', '-f', p, '--all-contexts', '--context-concurrency', '1']);

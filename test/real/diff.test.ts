@@ -11,16 +11,8 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dump, load } from 'js-yaml';
 import { freePort } from '../support/fleet-env.js';
+import { normalizeDiff } from '../support/diff-output.js';
 import { HAS_KUBECTL, NO_KUBECTL, SKIP_REAL, startRealEnv, type RealEnv, type Run } from './real-helpers.js';
-
-/** Temp dir names, file times, and the server-set fields of a dry-run create, which differ run to run. */
-function normalize(s: string): string {
-  return s
-    .replace(/\/(LIVE|MERGED)-\d+\b/g, '/$1-N')
-    .replace(/\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}$/gm, '\tTIME')
-    .replace(/^([+ -] *)(creationTimestamp|uid|resourceVersion): .*$/gm, '$1$2: X')
-    .replace(/^W\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\]]+\] /gm, 'W ');
-}
 
 describe('diff on a real kube-apiserver, next to kubectl diff --server-side', { skip: SKIP_REAL }, () => {
   let env: RealEnv;
@@ -48,8 +40,8 @@ describe('diff on a real kube-apiserver, next to kubectl diff --server-side', { 
       return mine;
     }
     const theirs = await env.kubectl(['diff', '--server-side', '--field-manager=kdyn', ...args], opts(extra));
-    assert.equal(normalize(mine.out), normalize(theirs.out));
-    assert.equal(normalize(mine.err), normalize(theirs.err));
+    assert.equal(normalizeDiff(mine.out), normalizeDiff(theirs.out));
+    assert.equal(normalizeDiff(mine.err), normalizeDiff(theirs.err));
     assert.equal(mine.code, theirs.code, `${mine.err}\n---\n${theirs.err}`);
     return mine;
   }
@@ -62,8 +54,8 @@ describe('diff on a real kube-apiserver, next to kubectl diff --server-side', { 
     assert.equal((await env.kdyn(['apply', '-f', base])).code, 0);
     const r = await same(t, ['-f', manifest(`${cm(ns, 'same', 'a: "1"')}---\n${cm(ns, 'changed', 'a: "2"')}---\n${cm(ns, 'new', 'k: v')}`)]);
     assert.equal(r.code, 1, r.err);
-    assert.match(normalize(r.out), /^-  a: "1"\n-  b: x\n\+  a: "2"$/m);
-    assert.match(normalize(r.out), new RegExp(`^diff -u -N \\S+/LIVE-N/v1\\.ConfigMap\\.${ns}\\.new `, 'm'));
+    assert.match(normalizeDiff(r.out), /^-  a: "1"\n-  b: x\n\+  a: "2"$/m);
+    assert.match(normalizeDiff(r.out), new RegExp(`^diff -u -N \\S+/LIVE-N/v1\\.ConfigMap\\.${ns}\\.new `, 'm'));
     assert.doesNotMatch(r.out, /managedFields|\.same /);
     assert.deepEqual(readdirSync(tmp), []);
     const none = await same(t, ['-f', base]);
@@ -86,7 +78,7 @@ describe('diff on a real kube-apiserver, next to kubectl diff --server-side', { 
     const p = manifest(cm(ns, 'owned', 'k: mine'));
     const brief = await same(t, ['-f', p, '--force-conflicts'], { KUBECTL_EXTERNAL_DIFF: 'diff -r --brief' });
     assert.equal(brief.code, 1);
-    assert.match(normalize(brief.out), /^Files \S+\/LIVE-N\/\S+ and \S+\/MERGED-N\/\S+ differ\n$/);
+    assert.match(normalizeDiff(brief.out), /^Files \S+\/LIVE-N\/\S+ and \S+\/MERGED-N\/\S+ differ\n$/);
     const conflict = await same(t, ['-f', p]);
     assert.equal(conflict.code, 2);
     assert.match(conflict.err, /Error from server \(Conflict\): Apply failed with 1 conflict: conflict with "other"/);
@@ -151,8 +143,8 @@ spec:
     assert.equal(alone.code, 1, alone.err);
     const r = await env.kdyn(['diff', '-f', p, '--all-contexts'], opts({ KUBECONFIG: kubeconfig }));
     assert.equal(r.code, 2);
-    const sections = normalize(r.out).split(/^(?=# context )/m);
-    assert.deepEqual(sections, [`# context "east"\n${normalize(alone.out)}`, `# context "west"\n${normalize(alone.out)}`]);
+    const sections = normalizeDiff(r.out).split(/^(?=# context )/m);
+    assert.deepEqual(sections, [`# context "east"\n${normalizeDiff(alone.out)}`, `# context "west"\n${normalizeDiff(alone.out)}`]);
     assert.match(r.err, /^error: context "gone": The connection to the server 127\.0\.0\.1:\d+ was refused - did you specify the right host or port\?\n$/);
   });
 });

@@ -38,8 +38,8 @@ test('created, changed and unchanged objects; nothing persisted', async () => {
     ['v1.ConfigMap.demo.lib-new', 'created', true],
   ]);
   assert.equal(r.differs, true);
-  assert.equal(r.objects[1]!.live?.data?.a, '1');
-  assert.equal(r.objects[1]!.merged?.data?.a, '2');
+  assert.deepEqual(r.objects[1]!.live?.data, { a: '1' });
+  assert.deepEqual(r.objects[1]!.merged?.data, { a: '2' });
   assert.equal(r.objects[2]!.live, null);
   assert.equal(env.server.store.resourceVersion, before, 'a dry run');
   assert.equal(env.server.store.get('', 'configmaps', 'demo', 'lib-new'), undefined);
