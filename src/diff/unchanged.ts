@@ -27,16 +27,18 @@ interface ManagedEntry {
 
 export function appliesAsIs(applied: Unstructured, live: Unstructured | null | undefined, manager: string): boolean {
   if (!live || live.apiVersion !== applied.apiVersion || live.kind !== applied.kind) return false;
-  const entries = (live.metadata?.managedFields ?? []) as ManagedEntry[];
-  const mine = entries.filter((e) => e.manager === manager && e.operation === 'Apply' && !e.subresource);
-  if (mine.length !== 1) return false;
-  const entry = mine[0]!;
-  if (entry.fieldsType !== 'FieldsV1' || !isObject(entry.fieldsV1) || entry.apiVersion !== applied.apiVersion) return false;
   const { apiVersion: _a, kind: _k, metadata, ...body } = applied;
   const { name, namespace, ...meta } = metadata ?? {};
   if (name !== live.metadata?.name || (namespace !== undefined && namespace !== live.metadata?.namespace)) return false;
   const top: Record<string, unknown> = { ...body };
   if (Object.keys(meta).length > 0) top.metadata = meta;
+  const entries = (live.metadata?.managedFields ?? []) as ManagedEntry[];
+  const mine = entries.filter((e) => e.manager === manager && e.operation === 'Apply' && !e.subresource);
+  // Nothing but the name (a Namespace as most inputs hold it): the server keeps no entry for it.
+  if (mine.length === 0) return Object.keys(top).length === 0;
+  if (mine.length !== 1) return false;
+  const entry = mine[0]!;
+  if (entry.fieldsType !== 'FieldsV1' || !isObject(entry.fieldsV1) || entry.apiVersion !== applied.apiVersion) return false;
   const { metadata: liveMeta, ...liveBody } = live;
   return sameObject(top, { ...liveBody, metadata: liveMeta }, entry.fieldsV1);
 }

@@ -76,3 +76,10 @@ test('a set list (v: entries) and a ConfigMap', () => {
   assert.equal(appliesAsIs(cm, { ...l, metadata: { ...l.metadata, finalizers: ['a/b', 'c/d'] } }, 'kdyn'), false);
   assert.equal(appliesAsIs(cm, { ...l, data: { k: 'w' } }, 'kdyn'), false);
 });
+
+test('an object of nothing but its name (a Namespace), which no entry records: applies as is; with a label it does not', () => {
+  const ns: Unstructured = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } };
+  const l: Unstructured = { ...ns, metadata: { name: 'team', uid: 'u', labels: { 'kubernetes.io/metadata.name': 'team' }, managedFields: [] }, spec: { finalizers: ['kubernetes'] } };
+  assert.equal(appliesAsIs(ns, l, 'kdyn'), true);
+  assert.equal(appliesAsIs({ ...ns, metadata: { name: 'team', labels: { a: 'b' } } }, l, 'kdyn'), false);
+});
