@@ -25,7 +25,7 @@ import { declaredKinds, objectKey } from '../apply/plan.js';
 import { KindCache, resolveAll, type Target } from '../apply/resolve.js';
 import { namespaceRule } from '../apply/apply.js';
 import { runBounded } from '../apply/bounded.js';
-import { getCurrent, prefetchCurrent, type Pending } from '../apply/current.js';
+import { getCurrent, LIST_THRESHOLD, prefetchCurrent, type Pending } from '../apply/current.js';
 import { checkAgainstSchema, crdVersionSchema } from './schema.js';
 import { compareVersions, diffFileName, prepareVersions, type VersionTexts } from './versions.js';
 import { appliesAsIs } from './unchanged.js';
@@ -110,11 +110,14 @@ export async function diffManifests(manifests: readonly Manifest[], deps: DiffDe
 
   const results: Array<ObjectDiff | undefined> = selected.map(() => undefined);
   const errors: Array<unknown> = [];
-  const live = await prefetch(resolved, deps.client, opts);
+  // The LISTs run while the objects of other collections are diffed; theirs wait for them.
+  const ahead = prefetch(resolved, deps.client, opts);
+  ahead.live.catch(() => undefined);
   const concurrency = opts.concurrency ?? DEFAULT_DIFF_CONCURRENCY;
   await runBounded(selected.map((_, i) => i), concurrency, async (i) => {
     try {
-      results[i] = await diffOne(selected[i]!, resolved[i]!, live.get(i), deps.client, opts, selected);
+      const prefetched = ahead.listed.has(i) ? (await ahead.live).get(i) : undefined;
+      results[i] = await diffOne(selected[i]!, resolved[i]!, prefetched, deps.client, opts, selected);
     } catch (e) {
       errors[i] = e;
     }
@@ -131,8 +134,11 @@ export async function diffManifests(manifests: readonly Manifest[], deps: DiffDe
   return { objects, differs: objects.some((o) => o.differs) };
 }
 
-/** Live objects read ahead (null: absent) for collections holding many of the objects. */
-async function prefetch(targets: readonly Target[], client: DynamicClient, opts: DiffOptions): Promise<Map<number, Unstructured | null>> {
+/**
+ * Live objects read ahead (null: absent) by one LIST per collection holding many of the objects
+ * (`listed`: their indexes; a failed LIST leaves its objects to be read one by one).
+ */
+function prefetch(targets: readonly Target[], client: DynamicClient, opts: DiffOptions): { listed: Set<number>; live: Promise<Map<number, Unstructured | null>> } {
   const pending: Pending[] = [];
   const seen = new Set<string>();
   targets.forEach((t, index) => {
@@ -142,7 +148,11 @@ async function prefetch(targets: readonly Target[], client: DynamicClient, opts:
     const { group, version, resource } = t.mapping.gvr;
     pending.push({ index, collection: `${group}/${version}/${resource}/${t.namespace ?? ''}`, handle: () => handleFor(client, t), name: String(t.object.metadata!.name) });
   });
-  return prefetchCurrent(pending, opts.concurrency ?? DEFAULT_DIFF_CONCURRENCY, () => opts.signal?.aborted === true);
+  const size = new Map<string, number>();
+  for (const p of pending) size.set(p.collection, (size.get(p.collection) ?? 0) + 1);
+  const listed = new Set(pending.filter((p) => size.get(p.collection)! >= LIST_THRESHOLD).map((p) => p.index));
+  const live = listed.size ? prefetchCurrent(pending.filter((p) => listed.has(p.index)), opts.concurrency ?? DEFAULT_DIFF_CONCURRENCY, () => opts.signal?.aborted === true) : Promise.resolve(new Map<number, Unstructured | null>());
+  return { listed, live };
 }
 
 function handleFor(client: DynamicClient, t: Target): ResourceClient {
