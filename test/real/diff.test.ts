@@ -1,7 +1,8 @@
 /**
  * `kdyn diff` on a real kube-apiserver v1.32, next to `kubectl diff --server-side --field-manager=kdyn`:
  * changed, unchanged and new objects, Secret masking (the real server turns stringData into data),
- * KUBECTL_EXTERNAL_DIFF, a conflict; a CRD and its instances in one input (kubectl fails, kdyn shows
+ * KUBECTL_EXTERNAL_DIFF, a conflict, a Deployment diffed again without a dry run (its managedFields
+ * prove it unchanged) and then changed; a CRD and its instances in one input (kubectl fails, kdyn shows
  * them created and checks the instance against the input's schema); a fleet of two contexts and one
  * that is down.
  */
@@ -82,6 +83,37 @@ describe('diff on a real kube-apiserver, next to kubectl diff --server-side', { 
     const conflict = await same(t, ['-f', p]);
     assert.equal(conflict.code, 2);
     assert.match(conflict.err, /Error from server \(Conflict\): Apply failed with 1 conflict: conflict with "other"/);
+  });
+
+  test('a Deployment applied by kdyn: the same input sends no dry run (its managedFields prove it), a change does; kubectl\'s bytes both times', async (t) => {
+    const ns = await env.namespace('diff-deploy');
+    const deployment = (image: string, env: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: ${ns}, labels: {app: web}}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: ${image}
+        args: [serve, --port=80]
+        ports: [{containerPort: 80}]
+        env: [{name: MODE, value: ${env}}]
+`;
+    const base = manifest(deployment('nginx:1.27', 'a'));
+    assert.equal((await env.kdyn(['apply', '-f', base])).code, 0);
+    const again = await same(t, ['-f', base]);
+    assert.deepEqual([again.code, again.out], [0, '']);
+    const requests = async (p: string) => (await env.kdyn(['diff', '-f', p, '-v=6'], opts())).err.split('\n').filter((l) => / (PATCH|GET) https/.test(l)).map((l) => / (PATCH|GET) /.exec(l)![1]);
+    assert.deepEqual(await requests(base), ['GET'], 'the live object read, no dry-run apply');
+    const changed = manifest(deployment('nginx:1.27', 'b'));
+    const r = await same(t, ['-f', changed]);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /^-          value: a\n\+          value: b$/m);
+    assert.deepEqual(await requests(changed), ['GET', 'PATCH']);
   });
 
   test('a CRD and its instances: kubectl fails; kdyn shows them created, the instance checked against the input\'s schema', async () => {
