@@ -7,7 +7,8 @@
  * its values) needs no request: its merged version is the live one (`skipUnchanged: false` sends it). Kinds are mapped as apply maps
  * them (./../apply/resolve.ts: namespaces filled in, `-n` enforced, an unknown kind refuses the
  * input); an instance of a kind that only a CustomResourceDefinition of the input declares cannot be
- * sent, so it is shown as created, checked against that CRD's schema (./schema.ts). Objects that
+ * sent, so it is shown as created, checked against that CRD's schema (./schema.ts); so is an object
+ * whose namespace the server does not have yet and the input creates (as the input has it). Objects that
  * would be deleted (a prune) come from the caller's `pruned` and are shown as deleted.
  *
  * The first failure (in input order) stops the run and is thrown, as kubectl stops at its first
@@ -85,7 +86,10 @@ export interface ObjectDiff {
   differs: boolean;
   /** kubectl's LIVE and MERGED file contents (managedFields removed, Secret data masked; encoded when first read). */
   readonly texts: VersionTexts;
-  /** An instance of a CRD only the input declares: checked against its schema there, not sent. */
+  /**
+   * Not answered by the server: an instance of a CRD only the input declares (checked against its
+   * schema there, not sent), or an object in a namespace only the input creates (as the input has it).
+   */
   checkedLocally?: boolean;
 }
 
@@ -181,9 +185,19 @@ async function diffOne(m: Manifest, t: Target, prefetched: Unstructured | null |
       if (before) warnIfDeleting(before, name, opts);
       return result(file, m, before, merged, opts);
     } catch (e) {
+      // Its namespace does not exist yet, and the input creates it: shown created, as the input has it.
+      if (inNewNamespace(e, t, all)) return result(file, m, null, t.object, opts, true);
       if (!(e instanceof StatusError && e.code === 409) || attempt >= MAX_TRIES) throw e;
     }
   }
+}
+
+/** The server's `namespaces "x" not found` for an object whose namespace x the input creates. */
+function inNewNamespace(e: unknown, t: Target, all: readonly Manifest[]): boolean {
+  if (!(e instanceof StatusError && e.code === 404) || t.namespace === undefined) return false;
+  const d = e.status.details;
+  if (d?.kind !== 'namespaces' || d.name !== t.namespace) return false;
+  return all.some((x) => x.object.kind === 'Namespace' && parseGroupVersion(String(x.object.apiVersion)).group === '' && x.object.metadata?.name === t.namespace);
 }
 
 /** kubectl's apply.WarnIfDeleting. */

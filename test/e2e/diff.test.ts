@@ -4,8 +4,8 @@
  * the server-set uid/creationTimestamp of new objects aside) and the same exit codes, for changed,
  * unchanged and new objects, Secret masking, KUBECTL_EXTERNAL_DIFF (kept and dropped words, a
  * failing program, a missing one), conflicts and bad input; then a CRD with its instances in one input
- * (kubectl fails; kdyn shows them created, checked against the CRD's schema), and a fleet with a
- * failed context. kubectl's side skips with a message where kubectl is missing.
+ * (kubectl fails; kdyn shows them created, checked against the CRD's schema), objects in a namespace
+ * the input creates, and a fleet with a failed context. kubectl's side skips with a message where kubectl is missing.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -170,6 +170,35 @@ test('an instance the input\'s CRD schema refuses: exit 2, one line naming the o
   const missing = await kdyn(['diff', '-f', file('crd-missing.yaml', [crd, widget('w-none', {})])]);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /"w-none" .*: spec\.size: Required value\n$/);
+});
+
+test('objects in a namespace the same input creates: kubectl fails (namespace not found); kdyn shows them created, as the input has them', async () => {
+  const p = file('new-ns.yaml', [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'd-brand-new' } }, cm('d-in-new', { a: 'b' }, 'd-brand-new')]);
+  const r = await kdyn(['diff', '-f', p]);
+  assert.equal(r.code, 1, r.err);
+  assert.ok(normalizeDiff(r.out).includes([
+    'diff -u -N ' + join(tmp, 'LIVE-N/v1.ConfigMap.d-brand-new.d-in-new') + ' ' + join(tmp, 'MERGED-N/v1.ConfigMap.d-brand-new.d-in-new'),
+    '--- ' + join(tmp, 'LIVE-N/v1.ConfigMap.d-brand-new.d-in-new') + '\tTIME',
+    '+++ ' + join(tmp, 'MERGED-N/v1.ConfigMap.d-brand-new.d-in-new') + '\tTIME',
+    '@@ -0,0 +1,7 @@',
+    '+apiVersion: v1',
+    '+data:',
+    '+  a: b',
+    '+kind: ConfigMap',
+    '+metadata:',
+    '+  name: d-in-new',
+    '+  namespace: d-brand-new',
+  ].join('\n')), r.out);
+  assert.match(r.out, /MERGED-\d+\/v1\.Namespace\.\.d-brand-new\n/);
+  if (hasKubectl()) {
+    const theirs = await kubectl(['diff', '--server-side', '-f', p]);
+    assert.equal(theirs.code, 2);
+    assert.match(theirs.err, /namespaces "d-brand-new" not found/);
+  }
+  // Without the Namespace in the input, the server's answer stands.
+  const alone = await kdyn(['diff', '-f', file('no-ns.yaml', [cm('d-in-new', { a: 'b' }, 'd-brand-new')])]);
+  assert.equal(alone.code, 2);
+  assert.match(alone.err, /namespaces "d-brand-new" not found/);
 });
 
 let fleet: FleetEnv;
