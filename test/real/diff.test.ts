@@ -158,6 +158,19 @@ spec:
     assert.equal(refused.err, `error: Dial.diff.kdyn.dev "d2" from "${bad}" document 2 is invalid against the schema of diff.kdyn.dev/v1 in CustomResourceDefinition "dials.diff.kdyn.dev" of the input: [spec.level: Invalid value: 11: spec.level in body should be less than or equal to 10, spec.mode: Unsupported value: "off": supported values: "auto", "manual"]\n`);
   });
 
+  test('objects in a namespace the input creates: kubectl fails; kdyn shows them created', async () => {
+    const p = manifest(`apiVersion: v1\nkind: Namespace\nmetadata: {name: diff-brand-new}\n---\n${cm('diff-brand-new', 'inside', 'a: b')}`);
+    const r = await env.kdyn(['diff', '-f', p], opts());
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /^\+\+\+ \S+\/MERGED-\d+\/v1\.ConfigMap\.diff-brand-new\.inside\t.*\n@@ -0,0 \+1,7 @@\n\+apiVersion: v1\n\+data:\n\+  a: b\n/m);
+    assert.match(r.out, /^\+  phase: Active$/m, 'the Namespace: the server\'s dry-run create');
+    if (HAS_KUBECTL) {
+      const theirs = await env.kubectl(['diff', '--server-side', '-f', p], opts());
+      assert.equal(theirs.code, 2);
+      assert.match(theirs.err, /namespaces "diff-brand-new" not found/);
+    }
+  });
+
   test('a fleet: a section per context, the one that is down one error line, exit 2', async () => {
     const ns = await env.namespace('diff-fleet');
     const admin = load(readFileSync(env.cluster.kubeconfigs.token, 'utf8')) as { clusters: Array<{ cluster: Record<string, string> }>; users: Array<{ user: Record<string, string> }> };
