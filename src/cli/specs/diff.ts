@@ -9,8 +9,9 @@ export const diffSpec: CommandSpec = {
   summary: 'Diff the live version against a would-be applied version',
   description:
     'Diff configurations specified by file name or stdin between the current online configuration, and the configuration as it would be if applied ' +
-    '(a server-side apply with dryRun=All for every object: nothing is persisted). The output is always YAML, without managedFields; Secret data is masked. ' +
-    'New objects are shown as created. Instances of a CustomResourceDefinition the same input creates are shown as created too, checked against that CRD\'s schema. ' +
+    '(a server-side apply with dryRun=All: nothing is persisted; an object whose managedFields prove the apply would leave it as it is is not sent). ' +
+    'The output is always YAML, without managedFields; Secret data is masked. New objects are shown as created. ' +
+    'Instances of a CustomResourceDefinition the same input creates are shown as created too, checked against that CRD\'s schema, and so are objects in a Namespace the input creates. ' +
     'KUBECTL_EXTERNAL_DIFF environment variable can be used to select your own diff command. Users can use external commands with params too, example: ' +
     'KUBECTL_EXTERNAL_DIFF="colordiff -N -u". By default, the "diff" command available in your path will be run with the "-u" (unified diff) and "-N" ' +
     '(treat absent files as empty) options. Exit status: 0 No differences were found. 1 Differences were found. >1 kdyn or diff failed with an error. ' +
