@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { KdynError } from '../core/errors.js';
 import type { ObjectDiff } from './diff.js';
@@ -50,7 +50,8 @@ export function diffCommand(env: Env): DiffCommand {
 
 /** The executable the program names, found as Go's exec.LookPath finds it, or a DiffProgramError as kubectl words it. */
 export async function findProgram(cmd: DiffCommand, env: Env): Promise<string> {
-  const candidates = cmd.program.includes('/') ? [cmd.program] : (env.PATH ?? '').split(delimiter).map((d) => join(d === '' ? '.' : d, cmd.program));
+  // Empty and relative PATH entries are skipped (Go refuses a program found relative to the current directory).
+  const candidates = cmd.program.includes('/') ? [cmd.program] : (env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d)).map((d) => join(d, cmd.program));
   for (const c of candidates) {
     if (await access(c, constants.X_OK).then(() => true, () => false)) return c;
   }
