@@ -56,6 +56,8 @@ test('changed, unchanged and new objects: the same unified diff as kubectl, exit
   assert.match(out, /^-  a: "1"\n-  b: x\n\+  a: "2"\n\+  c: new$/m);
   assert.match(out, /^@@ -0,0 \+1,9 @@\n\+apiVersion: v1\n\+data:\n\+  k: v$/m, 'the new object, created');
   assert.doesNotMatch(out, /d-same|managedFields/);
+  const managed = await same(t, ['-f', p, '-n', 'demo', '--show-managed-fields']);
+  assert.match(managed.out, /^[ +] {2}managedFields:$/m);
   assert.deepEqual(readdirSync(tmp), [], 'the LIVE and MERGED dirs are removed');
   // Only unchanged objects: no output, exit 0; kdyn proves it from the live object's managedFields
   // (kdyn's apply owns exactly these fields, with these values): no dry-run request.

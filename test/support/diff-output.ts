@@ -7,6 +7,6 @@ export function normalizeDiff(s: string): string {
   return s
     .replace(/\/(LIVE|MERGED)-\d+\b/g, '/$1-N')
     .replace(/\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}$/gm, '\tTIME')
-    .replace(/^([+ -] *)(creationTimestamp|uid|resourceVersion): .*$/gm, '$1$2: X')
+    .replace(/^([+ -] *(?:- )?)(creationTimestamp|uid|resourceVersion|time): .*$/gm, '$1$2: X')
     .replace(/^W\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\]]+\] /gm, 'W ');
 }
