@@ -99,74 +99,14 @@ export interface Layers {
 }
 
 export function compose(options: ComposeOptions): Layers {
-  const once = <T>(f: () => Promise<T>): (() => Promise<T>) => {
-    let p: Promise<T> | undefined;
-    return () => (p ??= f());
-  };
-  const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? silentLogger;
-  const env = options.env ?? {};
+  const w: Wiring = { options, clock: options.clock ?? systemClock, logger: options.logger ?? silentLogger, env: options.env ?? {} };
   const warn = (message: string): void => options.onWarning?.(message);
   let transportInstance: Transport | undefined;
   let discoveryInstance: { flush?(): Promise<void> } | undefined;
 
-  const restConfig = once(async () => {
-    const { loadRestConfig } = await import('./kubeconfig/load.js');
-    return loadRestConfig({
-      flags: { ...(options.flags ?? {}), ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}) },
-      env,
-      cwd: options.cwd ?? '.',
-      logger,
-      clock,
-      stderr: options.stderr ?? { write: () => true },
-      merged: options.merged,
-      // A getter: the CLI's answer loads node:tty (~1 ms), and only exec credential plugins need it.
-      get stdinIsTTY() {
-        return options.stdinIsTTY ?? false;
-      },
-    });
-  });
-  const transport = once(async () => {
-    const config = await restConfig();
-    const { createTransport } = await import('./transport/http.js');
-    transportInstance = createTransport(config, {
-      logger,
-      clock,
-      env,
-      timeoutMs: options.requestTimeoutMs ?? 0,
-      timeoutSetting: options.requestTimeoutSetting ?? 'requestTimeoutMs',
-    });
-    return transportInstance;
-  });
-  const discovery = once(async () => {
-    const [config, { createCachedDiscovery }, { buildNameIndex }] = await Promise.all([
-      restConfig(),
-      import('./discovery/cached.js'),
-      import('./restmapper/name-index.js'),
-    ]);
-    // The transport (and node:https/tls) is loaded only if discovery has to ask the server:
-    // a warm cache answers without it.
-    const lazy: Transport = {
-      server: config.server.replace(/\/+$/, ''),
-      request: async (o) => (await transport()).request(o),
-      stream: async (o) => (await transport()).stream(o),
-      close: () => transportInstance?.close(),
-    };
-    const d = createCachedDiscovery({
-      transport: lazy,
-      server: config.server,
-      cacheDir: options.cacheDir,
-      ttlMs: options.cacheTtlMs ?? 10 * 60 * 1000,
-      env,
-      clock,
-      logger,
-      writeBehind: options.writeBehind,
-      index: buildNameIndex, // the RESTMapper's keys, stored in discovery's combined file
-      ...(options.discoveryTimeoutMs !== undefined && { limits: { timeoutMs: options.discoveryTimeoutMs } }),
-    });
-    discoveryInstance = d;
-    return d;
-  });
+  const restConfig = once(() => loadConfig(w));
+  const transport = once(async () => (transportInstance = await buildTransport(w, await restConfig())));
+  const discovery = once(async () => (discoveryInstance = await buildDiscovery(w, restConfig, transport, () => transportInstance)));
   const mapper = once(async () => {
     const [d, { DeferredRESTMapper }] = await Promise.all([discovery(), import('./restmapper/deferred.js')]);
     return new DeferredRESTMapper(d, { warn });
@@ -175,18 +115,7 @@ export function compose(options: ComposeOptions): Layers {
     const [t, { DynamicClient }] = await Promise.all([transport(), import('./dynamic/client.js')]);
     return new DynamicClient(t, { onWarning: warn });
   });
-  const openapi = once(async () => {
-    const [config, t, { createOpenApiV3 }] = await Promise.all([restConfig(), transport(), import('./openapi/v3.js')]);
-    return createOpenApiV3({
-      transport: t,
-      server: config.server,
-      cacheDir: options.cacheDir,
-      env,
-      clock,
-      logger,
-      ...(options.discoveryTimeoutMs !== undefined && { timeoutMs: options.discoveryTimeoutMs }),
-    });
-  });
+  const openapi = once(() => buildOpenApi(w, restConfig, transport));
 
   return {
     restConfig,
@@ -209,6 +138,88 @@ export function compose(options: ComposeOptions): Layers {
     },
     close: () => transportInstance?.close(),
   };
+}
+
+/** `f`'s promise, made on the first call and returned to every later one. */
+function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
+}
+
+/** What each layer's builder below reads: the options (a field only when its layer is built) and the defaults compose() chose. */
+interface Wiring {
+  options: ComposeOptions;
+  clock: Clock;
+  logger: Logger;
+  env: Record<string, string | undefined>;
+}
+
+async function loadConfig({ options, env, logger, clock }: Wiring): Promise<RestConfig> {
+  const { loadRestConfig } = await import('./kubeconfig/load.js');
+  return loadRestConfig({
+    flags: { ...(options.flags ?? {}), ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}) },
+    env,
+    cwd: options.cwd ?? '.',
+    logger,
+    clock,
+    stderr: options.stderr ?? { write: () => true },
+    merged: options.merged,
+    // A getter: the CLI's answer loads node:tty (~1 ms), and only exec credential plugins need it.
+    get stdinIsTTY() {
+      return options.stdinIsTTY ?? false;
+    },
+  });
+}
+
+async function buildTransport({ options, env, logger, clock }: Wiring, config: RestConfig): Promise<Transport> {
+  const { createTransport } = await import('./transport/http.js');
+  return createTransport(config, {
+    logger,
+    clock,
+    env,
+    timeoutMs: options.requestTimeoutMs ?? 0,
+    timeoutSetting: options.requestTimeoutSetting ?? 'requestTimeoutMs',
+  });
+}
+
+/**
+ * Cached discovery over a transport that is built (and node:https/tls loaded) only if discovery has
+ * to ask the server: a warm cache answers without it. `built` is the transport once someone built it.
+ */
+async function buildDiscovery(w: Wiring, restConfig: () => Promise<RestConfig>, transport: () => Promise<Transport>, built: () => Transport | undefined) {
+  const [config, { createCachedDiscovery }, { buildNameIndex }] = await Promise.all([restConfig(), import('./discovery/cached.js'), import('./restmapper/name-index.js')]);
+  const lazy: Transport = {
+    server: config.server.replace(/\/+$/, ''),
+    request: async (o) => (await transport()).request(o),
+    stream: async (o) => (await transport()).stream(o),
+    close: () => built()?.close(),
+  };
+  const { options } = w;
+  return createCachedDiscovery({
+    transport: lazy,
+    server: config.server,
+    cacheDir: options.cacheDir,
+    ttlMs: options.cacheTtlMs ?? 10 * 60 * 1000,
+    env: w.env,
+    clock: w.clock,
+    logger: w.logger,
+    writeBehind: options.writeBehind,
+    index: buildNameIndex, // the RESTMapper's keys, stored in discovery's combined file
+    ...(options.discoveryTimeoutMs !== undefined && { limits: { timeoutMs: options.discoveryTimeoutMs } }),
+  });
+}
+
+async function buildOpenApi(w: Wiring, restConfig: () => Promise<RestConfig>, transport: () => Promise<Transport>): Promise<OpenApiV3> {
+  const [config, t, { createOpenApiV3 }] = await Promise.all([restConfig(), transport(), import('./openapi/v3.js')]);
+  return createOpenApiV3({
+    transport: t,
+    server: config.server,
+    cacheDir: w.options.cacheDir,
+    env: w.env,
+    clock: w.clock,
+    logger: w.logger,
+    ...(w.options.discoveryTimeoutMs !== undefined && { timeoutMs: w.options.discoveryTimeoutMs }),
+  });
 }
 
 /** Every layer, built; plus handles by name, typed kind or object (Handles, src/handles.ts). */

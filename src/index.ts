@@ -9,18 +9,17 @@
 // Connecting: kubeconfig -> transport -> cached discovery -> RESTMapper -> dynamic client.
 export { connect, type ConnectOptions, type Connection } from './connect.js';
 // Handles by name, typed kind or object (`k.resource<CronTab>('crontabs')`, `k.kind(kinds[...])`, `k.for(obj)`).
-export { createHandles, type Handles, type HandleDeps, type HandleOptions, type KubeObject } from './handles.js';
+export type { Handles, HandleOptions, KubeObject } from './handles.js';
 
 // Fleets: several kubeconfig contexts at once (`'east,west'`, `'prod-*'`, all): a connection per
 // context, one function per connection, results and errors by context (docs/fleet.md).
 export { forEachContext, type ForEachContextOptions } from './connect-contexts.js';
 export { resolveContexts, listContexts, type KubeconfigContexts } from './fleet/contexts.js';
 export { fanOut, ContextTimeoutError, ContextNotStartedError, DEFAULT_CONTEXT_CONCURRENCY, type ContextResult, type FanOutOptions } from './fleet/fanout.js';
-export { parseContextSelector, selectContexts, type ContextSelector } from './fleet/select.js';
 export { withLeadingColumns, jsonlRecord, jsonlEvent, contextList, prefixLines } from './fleet/output.js';
 
 // The dynamic client.
-export { DynamicClient, ResourceClient, TABLE_ACCEPT, JSON_ACCEPT, normalizeList, parseWarningHeaders } from './dynamic/client.js';
+export { DynamicClient, ResourceClient } from './dynamic/client.js';
 export type { DynamicClientOptions, ResourceScope } from './dynamic/client.js';
 export type { Unstructured, UnstructuredList, ObjectList, ObjectMeta, ListMeta, TypedKind } from './core/unstructured.js';
 export type { Table, TableColumnDefinition, TableRow } from './core/table.js';
@@ -41,11 +40,10 @@ export type {
   DeleteOptions,
   WatchRequestOptions,
 } from './dynamic/types.js';
-export { PATCH_CONTENT_TYPES } from './dynamic/types.js';
-export { resourcePath, pathSegmentProblem, InvalidPathSegmentError, type ResourcePath } from './dynamic/url.js';
+export { resourcePath, InvalidPathSegmentError, type ResourcePath } from './dynamic/url.js';
 
 // Types from the server's OpenAPI v3 or from CRD manifests (`kdyn types`), and the check of required fields.
-export { createOpenApiV3, documentKey, type OpenApiV3, type OpenApiV3Options, type OpenApiDocument } from './openapi/v3.js';
+export { createOpenApiV3, type OpenApiV3, type OpenApiV3Options, type OpenApiDocument } from './openapi/v3.js';
 export { generateModule, type KindSource, type GenerateOptions } from './typegen/generate.js';
 export { generateFiles, kindsFromServer, kindsFromCrdManifests, type ServerKindsDeps } from './typegen/types.js';
 export { kindFromDocument, kindsFromCrd, missingRequired } from './typegen/sources.js';
@@ -71,21 +69,10 @@ export { INITIAL_EVENTS_END, type EventType, type WatchEvent, type WatchOptions,
 export { DeferredRESTMapper, type DeferredRESTMapperOptions } from './restmapper/deferred.js';
 export type { RESTMapper, ResourceMapping, Resolution } from './restmapper/types.js';
 export { NoResourceMatchError, NoKindMatchError, AmbiguousResourceError } from './restmapper/errors.js';
-// kubectl's resource-argument grammar (`TYPE NAME...`, `a,b`, `type/name`, categories) resolved to requests.
-export {
-  parseGetArgs,
-  resolveGetArgs,
-  splitResourceArgument,
-  ResourceArgumentError,
-  type GetArgs,
-  type GetPlan,
-  type GetRequest,
-} from './restmapper/args.js';
 
 // Discovery (cached on disk, shared with kubectl's ~/.kube/cache layout).
 export { createCachedDiscovery, NoCachedDiscoveryError, type CachedDiscoveryOptions, type DiskCachedDiscovery } from './discovery/cached.js';
 export { staticDiscovery } from './discovery/static.js';
-export { invalidateAfterWrites, discoveryGroupsChangedBy } from './discovery/invalidation.js';
 export type { APIResource, APIGroup, CachedDiscovery, DiscoverySnapshot, DiscoveryFailure } from './discovery/types.js';
 
 // Configuration and transport.
@@ -95,18 +82,8 @@ export { createTransport, type TransportOptions } from './transport/http.js';
 export type { Transport, RequestOptions, Response, StreamResponse, Query } from './transport/types.js';
 
 // Errors and identifiers.
-export { KdynError, StatusError, ConnectionError, ConfigError, UsageError, formatStatusMessage, type Status } from './core/errors.js';
-export {
-  formatGroupVersion,
-  parseGroupVersion,
-  formatGVR,
-  gvrString,
-  sameGVR,
-  compareVersionPriority,
-  type GroupVersion,
-  type GroupVersionKind,
-  type GroupVersionResource,
-} from './core/gvk.js';
+export { KdynError, StatusError, ConnectionError, ConfigError, UsageError, type Status } from './core/errors.js';
+export { formatGroupVersion, parseGroupVersion, type GroupVersion, type GroupVersionKind, type GroupVersionResource } from './core/gvk.js';
 export { systemClock, FakeClock, type Clock } from './core/clock.js';
 export { createLogger, silentLogger, type Logger } from './core/log.js';
 
@@ -124,20 +101,21 @@ export {
   type FieldValidation,
 } from './apply/apply.js';
 export { planRequests, type PlannedRequest } from './apply/requests.js';
-export { decodeManifests, ManifestError, describeOrigin, type Manifest } from './apply/manifests.js';
+export { decodeManifests, ManifestError, type Manifest } from './apply/manifests.js';
 // What applying would change (kdyn diff): a server-side dry-run apply per object, kubectl diff's LIVE
 // and MERGED texts (managedFields removed, Secret data masked), and the unified diff by kubectl's diff program.
 export { diff, diffManifests, type DiffDeps, type DiffOptions, type DiffReport, type ObjectDiff, type DiffAction } from './diff/diff.js';
 export { unifiedDiff, DiffProgramError, type ProgramRun, type UnifiedDiffOptions } from './diff/program.js';
+export type { VersionTexts } from './diff/versions.js';
 // `.status.conditions`, read as kubectl wait (case-insensitive, `fold`) or kubectl rollout status (`exact`).
 export { statusConditions, findCondition, hasCondition, type Condition, type ConditionMatch } from './wait/conditions.js';
 export { readiness, type Readiness } from './apply/ready.js';
 export { waitReady, type WaitItem, type WaitOptions, type WaitOutcome } from './apply/wait.js';
-export { isApplyConflict, conflictSummary } from './apply/conflict.js';
+export { isApplyConflict } from './apply/conflict.js';
 
 // Controllers: a shared informer (store, indexes, handlers, resync, health) over the watcher, and a work queue.
 export { Informer, informer } from './informer/informer.js';
-export { InformerFactory, informerKey, type SharedInformerOptions } from './informer/factory.js';
+export { InformerFactory, type SharedInformerOptions } from './informer/factory.js';
 export { Indexer, byNamespace, byLabel, keyOf, NAMESPACE_INDEX, type IndexFunc, type KubeObject as InformerObject } from './informer/indexer.js';
 export {
   DeletedFinalStateUnknown,

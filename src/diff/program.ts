@@ -67,7 +67,7 @@ export interface ProgramRun {
 
 export interface UnifiedDiffOptions {
   /** The environment: PATH, TMPDIR and KUBECTL_EXTERNAL_DIFF are read; the program gets it whole. */
-  env: Env;
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /** Writes the two trees of `objects` and runs the diff program over them. */

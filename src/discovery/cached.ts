@@ -33,7 +33,8 @@
  * the groups its index lists for the token. `snapshot({ cachedOnly: true })` (`--cached`) ignores the
  * TTL: the combined file unless the layout is newer, else the layout, else an error; never the server.
  *
- * The policy is freshness.ts, the writes cache-writes.ts; this file runs the two.
+ * The policy is freshness.ts, the readers of each answer sources.ts, the writes cache-writes.ts; this
+ * file holds the process's state (the snapshot taken, the request in flight, fresh()) and runs them.
  *
  * Who writes what. kdyn writes after the answer is returned, on a macrotask, chained (`later()`;
  * `flush()` waits), never an empty answer, and every file atomically (disk.ts: temp file, rename):
@@ -62,17 +63,17 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Transport } from '../transport/types.js';
 import type { CachedDiscovery, DiscoverySnapshot, SnapshotOptions } from './types.js';
-import { cachePaths, resolveCacheRoot, type CachePaths } from './cache-dir.js';
-import { DiskStore } from './disk.js';
-import { combinedSnapshot, indexedSnapshot, type CombinedCache, type GroupIndex } from './combined.js';
-import { readLayout } from './layout.js';
+import type { CachePaths } from './cache-dir.js';
+import type { DiskStore } from './disk.js';
+import { indexedSnapshot, type GroupIndex } from './combined.js';
 import type { WriteBehind } from './write-behind.js';
 import { Freshness, NO_COMBINED, type CacheLocation, type CombinedRead, type CombinedState } from './freshness.js';
 import { CacheWrites } from './cache-writes.js';
 
 export { DEFAULT_WRITE_BEHIND_THRESHOLD, type WriteBehind, type WriteBehindJob } from './write-behind.js';
-import { DEFAULT_CONCURRENCY, fetchDiscovery, fetchGroupVersions, merge, type AggregatedDoc, type DiscoveryLimits } from './client.js';
+import { DEFAULT_CONCURRENCY, type DiscoveryLimits } from './client.js';
 import { dropUnsafeNames } from './names.js';
+import { cacheLocator, fetchLive, fromCombinedFile, fromDiskOnly, fromLayout, keepLive, type Sources } from './sources.js';
 
 /**
  * `snapshot({ cachedOnly: true })` found nothing on disk. The message names the library's option;
@@ -122,10 +123,11 @@ export interface DiskCachedDiscovery extends CachedDiscovery {
 }
 
 export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedDiscovery {
-  const { transport, server, clock, logger } = opts;
-  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const { server, clock, logger } = opts;
   const policy = new Freshness(opts.ttlMs, clock);
   const writes = new CacheWrites({ server, clock, logger, writeBehind: opts.writeBehind, index: opts.index });
+  const sources: Sources = { transport: opts.transport, server, policy, writes, concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY, limits: opts.limits };
+  const location = cacheLocator(opts);
   let memo: DiscoverySnapshot | undefined;
   /** What fresh() reports: the last snapshot came from the server in this process. */
   let fromServer = false;
@@ -133,22 +135,8 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
   /** The last cachedOnly answer came from files past the TTL (or marked stale by invalidateStored). */
   let cachedPastTtl = false;
   let inflight: Promise<DiscoverySnapshot> | undefined;
-  let pathsP: Promise<CacheLocation | undefined> | undefined;
   /** The combined file read by lookup(), kept for the snapshot() that usually follows (read once). */
   let preread: Promise<CombinedRead | undefined> | undefined;
-
-  const location = () =>
-    (pathsP ??= resolveCacheRoot({ cacheDir: opts.cacheDir, env: opts.env }).then(
-      (root) => {
-        const paths = cachePaths(root, server);
-        if (!paths) {
-          if (logger.enabled(1)) logger.warn(`discovery cache disabled: server ${JSON.stringify(server)} does not name a directory inside ${root}`);
-          return undefined;
-        }
-        return { paths, store: opts.store?.(root) ?? new DiskStore(root, logger, () => clock.now()) };
-      },
-      () => undefined,
-    ));
 
   async function combinedState(loc: CacheLocation): Promise<CombinedState> {
     const pre = preread;
@@ -156,97 +144,29 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     return Freshness.state(await (pre ?? policy.readCombined(loc)), server);
   }
 
-  /** Fetches the group-versions `snap` lists without resources; returns what it held before. */
-  async function fillGaps(snap: DiscoverySnapshot): Promise<DiscoverySnapshot> {
-    const before: DiscoverySnapshot = { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
-    await fetchGroupVersions(transport, snap, concurrency, opts.limits);
-    return before;
-  }
-
-  /** The combined file's answer, when the policy lets it answer alone. */
-  async function fromCombinedFile(loc: CacheLocation, state: CombinedState): Promise<DiscoverySnapshot | undefined> {
-    if (!state.combined || !policy.combinedAnswers(state)) return undefined;
-    const snap = dropUnsafeNames(combinedSnapshot(state.combined));
-    // Group-versions that failed when this was cached are asked for again (errors are not cached).
-    if (missingGroupVersions(snap).length === 0) return snap;
-    const before = await fillGaps(snap);
-    if (snap.resources.size > before.resources.size) writes.summary(loc, snap, before, state.mtimeMs!, state.combined.layout);
-    return snap;
-  }
-
-  /** kubectl's layout, when the combined file does not decide and servergroups.json is within the TTL. */
-  async function fromLayout(loc: CacheLocation, state: CombinedState): Promise<DiscoverySnapshot | undefined> {
-    if (!Freshness.layoutMayAnswer(state)) return undefined; // the combined file decides: it has expired
-    const layout = await readLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, (m) => policy.withinTtl(m));
-    if (!layout) return undefined;
-    const snap = layout.snapshot;
-    const before = layout.missing.length ? await fillGaps(snap) : { groups: snap.groups, resources: new Map(snap.resources), failures: [] };
-    writes.summary(loc, snap, before, layout.serverGroupsMtimeMs, layout.serverGroupsDigest);
-    return snap;
-  }
-
-  /** The server's answer, revalidating the combined file's aggregated documents; cache writes scheduled. */
-  async function fromServerNow(loc: CacheLocation | undefined, state: CombinedState): Promise<DiscoverySnapshot> {
-    const cached = state.combined;
-    const etags = cached?.mode === 'aggregated' ? { api: cached.api.etag, apis: cached.apis.etag } : undefined;
-    const live = await fetchDiscovery(transport, etags ? { etags, concurrency, limits: opts.limits } : { concurrency, limits: opts.limits });
-    fromServer = true;
-    invalidated = false;
-    // The snapshot kdyn's own files hold, when they are known to match it (unchanged layout files are skipped).
-    const previous = state.combined && !state.layoutNewer ? combinedSnapshot(state.combined) : undefined;
-    if (live.mode === 'legacy') {
-      if (loc) writes.fetched(loc, { mode: 'legacy', server, snapshot: live.snapshot }, previous);
-      return live.snapshot;
-    }
-    const pick = (doc: AggregatedDoc, old: { etag?: string; part: DiscoverySnapshot } | undefined) => {
-      if (!doc.notModified) return doc.etag ? { etag: doc.etag, part: doc.part } : { part: doc.part };
-      if (!old) throw new KdynError('discovery: the server answered 304 Not Modified to a request kdyn did not make conditional');
-      return { etag: doc.etag, part: old.part };
-    };
-    const old = cached?.mode === 'aggregated' ? cached : undefined;
-    const combined: CombinedCache = { mode: 'aggregated', server, api: pick(live.api, old?.api), apis: pick(live.apis, old?.apis) };
-    if (loc) {
-      if (live.api.notModified && live.apis.notModified) await writes.notModified(loc, state, combined);
-      else writes.fetched(loc, combined, previous);
-    }
-    const snap: DiscoverySnapshot = { groups: [], resources: new Map(), failures: [] };
-    merge(snap, combined.api.part);
-    merge(snap, combined.apis.part);
-    return snap;
-  }
-
   async function load(): Promise<DiscoverySnapshot> {
     const loc = await location();
     const state: CombinedState = loc ? await combinedState(loc) : NO_COMBINED;
     if (loc && !invalidated) {
-      const cached = (await fromCombinedFile(loc, state)) ?? (await fromLayout(loc, state));
+      const cached = (await fromCombinedFile(sources, loc, state)) ?? (await fromLayout(sources, loc, state));
       if (cached) {
         fromServer = false;
         return cached;
       }
     }
-    return fromServerNow(loc, state);
+    const live = await fetchLive(sources, state);
+    fromServer = true;
+    invalidated = false;
+    return keepLive(sources, loc, state, live);
   }
 
   /** `--cached`: whatever the disk holds, whatever its age; never the server. */
   async function fromCacheOnly(): Promise<DiscoverySnapshot> {
     const loc = await location();
-    if (loc) {
-      const state = await combinedState(loc);
-      if (state.combined && !state.layoutNewer) {
-        cachedPastTtl = !policy.withinTtl(state.mtimeMs!);
-        const snap = dropUnsafeNames(combinedSnapshot(state.combined));
-        for (const gv of missingGroupVersions(snap)) snap.failures.push(notCached(gv));
-        return snap;
-      }
-      const layout = await readLayout(loc.store, loc.paths.kubectlDir, loc.paths.serverGroupsFile, () => true);
-      if (layout) {
-        cachedPastTtl = !policy.withinTtl(layout.serverGroupsMtimeMs);
-        for (const m of layout.missing) layout.snapshot.failures.push(notCached(m.group ? `${m.group}/${m.version}` : m.version));
-        return layout.snapshot;
-      }
-    }
-    throw new NoCachedDiscoveryError(server, loc ? loc.paths.kubectlDir : 'the cache directory');
+    const found = loc && (await fromDiskOnly(sources, loc, await combinedState(loc)));
+    if (!found) throw new NoCachedDiscoveryError(server, loc ? loc.paths.kubectlDir : 'the cache directory');
+    cachedPastTtl = found.pastTtl;
+    return found.snapshot;
   }
 
   return {
@@ -290,21 +210,4 @@ export function createCachedDiscovery(opts: CachedDiscoveryOptions): DiskCachedD
     flush: () => writes.flush(),
     paths: async () => (await location())?.paths,
   };
-}
-
-function notCached(gv: string) {
-  return { groupVersion: gv, reason: 'failed' as const, message: `couldn't get resource list for ${gv}: not in the discovery cache` };
-}
-
-/** Group-versions a snapshot lists without resources or a failure (they failed when it was cached). */
-function missingGroupVersions(s: DiscoverySnapshot): string[] {
-  const failed = new Set(s.failures.map((f) => f.groupVersion));
-  const out: string[] = [];
-  for (const g of s.groups) {
-    for (const v of g.versions) {
-      const gv = g.name ? `${g.name}/${v}` : v;
-      if (!s.resources.has(gv) && !failed.has(gv)) out.push(gv);
-    }
-  }
-  return out;
 }

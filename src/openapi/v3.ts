@@ -12,17 +12,15 @@
  *
  * Files, under the discovery cache root: `<root>/kdyn/<host>/openapi/v3/<key>.json` for document
  * `<key>` (`api/v1`, `apis/apps/v1`) and `.../openapi/v3/index.json`, each a header line (JSON:
- * the URL it came from and its validators) then the body as the server sent it. Written atomically
- * (discovery's DiskStore); a cache that cannot be written is skipped, never an error.
+ * the URL it came from and its validators) then the body as the server sent it (./files.ts). Written
+ * atomically (discovery's DiskStore); a cache that cannot be written is skipped, never an error.
  */
 import { KdynError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Transport } from '../transport/types.js';
 import { statusError } from '../transport/status.js';
-import { cachePaths, isInside, resolveCacheRoot } from '../discovery/cache-dir.js';
-import { DiskStore } from '../discovery/disk.js';
-import { join } from 'node:path';
+import { openApiFiles, type CachedFile } from './files.js';
 
 /** One OpenAPI v3 document as parsed JSON (only `components.schemas` is read by kdyn). */
 export interface OpenApiDocument {
@@ -59,92 +57,27 @@ export function documentKey(groupVersion: string): string {
   return groupVersion.includes('/') ? `apis/${groupVersion}` : `api/${groupVersion}`;
 }
 
-interface CachedFile {
-  url: string;
-  etag?: string;
-  lastModified?: string;
-  body: string;
-}
-
 const DEFAULT_MAX = 64 << 20;
 const DEFAULT_TIMEOUT = 32_000;
 
 export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
-  const { transport, logger } = opts;
+  const { logger } = opts;
+  const files = openApiFiles(opts);
   let requests = 0;
-  let dirP: Promise<{ store: DiskStore; dir: string } | undefined> | undefined;
-  let indexP: Promise<ReadonlyMap<string, string>> | undefined;
-
-  const location = () =>
-    (dirP ??= resolveCacheRoot({ cacheDir: opts.cacheDir, env: opts.env }).then(
-      (root) => {
-        const paths = cachePaths(root, opts.server);
-        return paths && { store: new DiskStore(root, logger, () => opts.clock.now()), dir: join(paths.kdynDir, 'openapi', 'v3') };
-      },
-      () => undefined,
-    ));
-
-  const fileFor = (dir: string, key: string): string | undefined => {
-    const p = join(dir, `${key}.json`);
-    return isInside(dir, p) && !key.split('/').some((s) => s === '' || s === '.' || s === '..') ? p : undefined;
+  const get = (url: string, cached: CachedFile | undefined) => {
+    const limits = { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX };
+    return fetchConditional(opts.transport, url, cached, limits, () => requests++);
   };
-
-  async function readCached(key: string): Promise<CachedFile | undefined> {
-    const loc = await location();
-    const path = loc && fileFor(loc.dir, key);
-    const file = path && (await loc.store.read(path));
-    if (!file) return undefined;
-    const nl = file.text.indexOf('\n');
-    if (nl < 0) return undefined;
-    try {
-      const head = JSON.parse(file.text.slice(0, nl)) as Partial<CachedFile>;
-      if (typeof head.url !== 'string') return undefined;
-      return { ...head, url: head.url, body: file.text.slice(nl + 1) };
-    } catch {
-      return undefined;
-    }
-  }
-
-  async function writeCached(key: string, f: CachedFile): Promise<void> {
-    const loc = await location();
-    const path = loc && fileFor(loc.dir, key);
-    if (!path) return;
-    const head: Omit<CachedFile, 'body'> = { url: f.url, ...(f.etag && { etag: f.etag }), ...(f.lastModified && { lastModified: f.lastModified }) };
-    loc.store.writeFileSync(path, `${JSON.stringify(head)}\n${f.body}`);
-  }
-
-  /** GET `url` (a server-relative URL with its query), conditionally on `cached`; follows one 301 within /openapi/v3. */
-  async function fetchText(url: string, cached: CachedFile | undefined, accept: string): Promise<{ file: CachedFile; fresh: boolean }> {
-    for (let hop = 0; ; hop++) {
-      const q = url.indexOf('?');
-      const path = q < 0 ? url : url.slice(0, q);
-      const query = Object.fromEntries(new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
-      const headers: Record<string, string> = { Accept: accept };
-      if (cached?.url === url && cached.etag) headers['If-None-Match'] = cached.etag;
-      if (cached?.url === url && cached.lastModified) headers['If-Modified-Since'] = cached.lastModified;
-      requests++;
-      const res = await transport.request({ method: 'GET', path, query, headers, fallbackTimeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX });
-      if (res.status === 304 && cached?.url === url) return { file: cached, fresh: false };
-      const location = first(res.headers.location);
-      if ((res.status === 301 || res.status === 302) && hop === 0 && location?.startsWith('/openapi/v3/')) {
-        url = location;
-        continue;
-      }
-      if (res.status !== 200) throw statusError(res);
-      const etag = first(res.headers.etag);
-      const lastModified = first(res.headers['last-modified']);
-      return { file: { url, ...(etag && { etag }), ...(lastModified && { lastModified }), body: res.body.toString('utf8') }, fresh: true };
-    }
-  }
+  let indexP: Promise<ReadonlyMap<string, string>> | undefined;
 
   function paths(): Promise<ReadonlyMap<string, string>> {
     return (indexP ??= (async () => {
-      const cached = await readCached('index');
-      const { file, fresh } = await fetchText('/openapi/v3', cached, 'application/json');
+      const cached = await files.read('index');
+      const { file, fresh } = await get('/openapi/v3', cached);
       const index = parseIndex(file.body);
       // Kept only when a later run can revalidate it (a validator) and it changed.
       if (fresh && (file.etag || file.lastModified) && (file.body !== cached?.body || file.etag !== cached.etag || file.lastModified !== cached.lastModified)) {
-        await writeCached('index', file);
+        await files.write('index', file);
       }
       return index;
     })());
@@ -154,23 +87,17 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
     const key = documentKey(gv);
     const url = (await paths()).get(key);
     if (!url) throw new KdynError(`the server publishes no OpenAPI v3 document for ${gv} (/openapi/v3 lists no "${key}")`);
-    const cached = await readCached(key);
+    const cached = await files.read(key);
     let file: CachedFile;
     if (cached && cached.url === url && url.includes('?hash=')) {
       file = cached;
       if (logger.enabled(6)) logger.info(6, `OpenAPI v3 ${key}: cached (hash unchanged)`);
     } else {
-      const got = await fetchText(url, cached, 'application/json');
+      const got = await get(url, cached);
       file = got.file;
-      if (got.fresh) await writeCached(key, file);
+      if (got.fresh) await files.write(key, file);
     }
-    try {
-      const doc = JSON.parse(file.body) as OpenApiDocument;
-      if (!doc || typeof doc !== 'object') throw new Error('not an object');
-      return doc;
-    } catch {
-      throw new KdynError(`GET ${url}: the server sent an OpenAPI document that is not JSON`);
-    }
+    return parseDocument(file.body, url);
   }
 
   return {
@@ -180,6 +107,51 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
       return requests;
     },
   };
+}
+
+/**
+ * GET `url` (a server-relative URL with its query) as JSON, conditionally on `cached` when it came
+ * from the same URL (`fresh` false: the server answered 304); follows one 301 within /openapi/v3.
+ * `counted` is called for each request sent.
+ */
+async function fetchConditional(
+  transport: Transport,
+  url: string,
+  cached: CachedFile | undefined,
+  limits: { timeoutMs: number; maxBodyBytes: number },
+  counted: () => void,
+): Promise<{ file: CachedFile; fresh: boolean }> {
+  for (let hop = 0; ; hop++) {
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = Object.fromEntries(new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (cached?.url === url && cached.etag) headers['If-None-Match'] = cached.etag;
+    if (cached?.url === url && cached.lastModified) headers['If-Modified-Since'] = cached.lastModified;
+    counted();
+    const res = await transport.request({ method: 'GET', path, query, headers, fallbackTimeoutMs: limits.timeoutMs, maxBodyBytes: limits.maxBodyBytes });
+    if (res.status === 304 && cached?.url === url) return { file: cached, fresh: false };
+    const location = first(res.headers.location);
+    if ((res.status === 301 || res.status === 302) && hop === 0 && location?.startsWith('/openapi/v3/')) {
+      url = location;
+      continue;
+    }
+    if (res.status !== 200) throw statusError(res);
+    const etag = first(res.headers.etag);
+    const lastModified = first(res.headers['last-modified']);
+    return { file: { url, ...(etag && { etag }), ...(lastModified && { lastModified }), body: res.body.toString('utf8') }, fresh: true };
+  }
+}
+
+/** A document's body as JSON (an object), or an error naming the URL it came from. */
+function parseDocument(body: string, url: string): OpenApiDocument {
+  try {
+    const doc = JSON.parse(body) as OpenApiDocument;
+    if (!doc || typeof doc !== 'object') throw new Error('not an object');
+    return doc;
+  } catch {
+    throw new KdynError(`GET ${url}: the server sent an OpenAPI document that is not JSON`);
+  }
 }
 
 /** `{"paths": {"apis/apps/v1": {"serverRelativeURL": "/openapi/v3/apis/apps/v1?hash=..."}}}` -> key -> URL. */

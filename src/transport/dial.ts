@@ -22,15 +22,13 @@
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, createSecureContext, type ConnectionOptions, type SecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls';
-import { readFileSync } from 'node:fs';
-import * as tlsModule from 'node:tls';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { checkKeyPair } from './client-key.js';
 import { ClientFlightGate } from './gate.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
 import { hostPort, selfConnectRefusal, setGoSocketOptions } from './tcp-socket.js';
-import { certificateBlocks, readCaBundle } from './go-pem.js';
-import { certPool, lazyCertPool, verifyServer, type CertPool } from './x509-verify.js';
+import { readCaBundle, type CaBundle } from './go-pem.js';
+import { serverVerdict } from './server-verdict.js';
 
 /** `openssl`: the kubeconfig's CA bundle; `node`: Node's default roots (no CA in the kubeconfig); `none`: insecure. */
 export type Verification = 'openssl' | 'node' | 'none';
@@ -89,78 +87,18 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
   const port = Number(url.port || (https ? 443 : 80));
   const timeouts: DialTimeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
   const proxy = o.proxy;
-  const now = o.now ?? Date.now;
   const open = o.connect ?? ((h: string, p: number) => netConnect({ host: h, port: p }));
-  const tcp = (h: string, p: number, ms: number) => tcpConnect(open(h, p), h, p, ms);
-
-  if (!https) {
-    if (!proxy) return { verification: 'none', dial: () => tcp(host, port, timeouts.dialMs) };
-    // Plain http server through a proxy: talk to the proxy (over TLS for an https proxy).
-    const p = proxy.url;
-    const pHost = p.hostname.replace(/^\[|\]$/g, '');
-    const pPort = Number(p.port || (p.protocol === 'https:' ? 443 : 80));
-    return {
-      verification: 'none',
-      absoluteTarget: p,
-      dial: async () => {
-        const s = await tcp(pHost, pPort, timeouts.dialMs);
-        if (p.protocol !== 'https:') return s;
-        return (await handshake(tlsConnect({ socket: s, servername: sni(pHost), rejectUnauthorized: true }), timeouts.tlsHandshakeMs)) as TLSSocket;
-      },
-    };
-  }
+  if (!https) return plainDialer(host, port, proxy, timeouts, open);
 
   const servername = sni(tls.serverName || host);
-  // Go's tlsHost: the URL's host with an IPv6 literal still in brackets (VerifyHostname strips them).
-  const verifyName = tls.serverName || url.hostname;
   const bundle = !tls.insecure && tls.caData ? readCaBundle(tls.caData) : undefined;
   const cert = o.cert ?? clientCert(tls);
   const mode: Verification = tls.insecure ? 'none' : bundle ? 'openssl' : 'node';
-  const roots = (): CertPool => (bundle ? (bundlePool ??= certPool(bundle.certs)) : systemRoots());
-  let bundlePool: CertPool | undefined;
-
   const raw = (): Promise<Socket> =>
-    proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts, open) : tcp(host, port, timeouts.dialMs);
-
-  /**
-   * OpenSSL has checked the server's chain (at secureConnect, or in TLS 1.2 when the client's flight
-   * is held): Go's verdict on what the server sent, then OpenSSL's. Both must accept.
-   */
-  const judge = (s: TLSSocket): Error | undefined => {
-    const handle = (s as unknown as { _handle?: { verifyError?: () => Error | null } })._handle;
-    if (typeof handle?.verifyError !== 'function') {
-      return Object.assign(new Error("cannot read OpenSSL's verdict on the server on this Node.js version"), { code: 'ERR_KDYN_TLS_EARLY_VERIFY' });
-    }
-    const openSslVerdict = handle.verifyError();
-    const go = verifyServer({ presented: peerChain(s), roots: roots(), serverName: verifyName, now: now() });
-    if (go) return go;
-    if (openSslVerdict) {
-      o.log?.(`TLS: ${url.host}: Go's rules accept the server's certificate, OpenSSL does not (${openSslVerdict.message}); refused`);
-      return Object.assign(openSslVerdict, { openSslVerify: true });
-    }
-    return undefined;
-  };
-
-  /**
-   * One SecureContext for every connection of this dialer: the client key and certificate are parsed
-   * once, and OpenSSL refuses a key that does not match the certificate. Only when it refuses are they
-   * examined again, for Go's words (./client-key.ts).
-   */
-  let context: SecureContext | undefined;
-  const secureContext = (): SecureContext => {
-    if (context) return context;
-    const options: SecureContextOptions = { sigalgs: GO_SIGNATURE_SCHEMES };
-    if (cert) Object.assign(options, { cert: cert.cert, key: cert.key });
-    // Any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
-    if (mode === 'openssl') Object.assign(options, { ca: bundle!.pem, allowPartialTrustChain: true });
-    try {
-      context = createSecureContext(options);
-    } catch (e) {
-      if (cert) checkKeyPair(cert);
-      throw e;
-    }
-    return context;
-  };
+    proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts, open) : tcpConnect(open(host, port), host, port, timeouts.dialMs);
+  // Go's tlsHost: the URL's host with an IPv6 literal still in brackets (VerifyHostname strips them).
+  const judge = mode === 'none' ? () => undefined : serverVerdict({ bundle, serverName: tls.serverName || url.hostname, where: url.host, now: o.now ?? Date.now, log: o.log });
+  const secureContext = secureContextOnce(cert, mode === 'openssl' ? bundle : undefined);
 
   return {
     verification: mode,
@@ -168,17 +106,16 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
       const secure = secureContext();
       const socket = await raw();
       const gate = cert && mode !== 'none' ? new ClientFlightGate(socket) : undefined;
-      // kdyn judges every verifying mode itself (below), so Node never rejects on its own.
+      // kdyn judges every verifying mode itself (serverVerdict), so Node never rejects on its own.
       const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, ...(servername ? { servername } : {}) };
       const s = tlsConnect(opts);
       if (gate) keepRefsInStep(s, socket);
-      const verdict = (): Error | undefined => (mode === 'none' ? undefined : judge(s));
       try {
         return await handshake(s, timeouts.tlsHandshakeMs, {
           gate,
           // TLS 1.2: the held flight is the answer to the server's; judge now (TLS 1.3 waits for secureConnect).
-          onHeld: () => (s.getProtocol() === 'TLSv1.2' ? verdict() : 'wait'),
-          onSecure: verdict,
+          onHeld: () => (s.getProtocol() === 'TLSv1.2' ? judge(s) : 'wait'),
+          onSecure: () => judge(s),
         });
       } catch (e) {
         throw NOT_TLS.has((e as NodeJS.ErrnoException).code ?? '') ? await notTlsError(raw, servername) : e;
@@ -187,32 +124,47 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
   };
 }
 
-type Judged = Error | undefined;
-
-let systemPool: CertPool | undefined;
+/** A plain http server: a TCP connection to it, or to the proxy (over TLS for an https proxy). */
+function plainDialer(host: string, port: number, proxy: ProxyChoice | undefined, timeouts: DialTimeouts, open: (host: string, port: number) => Socket): Dialer {
+  if (!proxy) return { verification: 'none', dial: () => tcpConnect(open(host, port), host, port, timeouts.dialMs) };
+  const p = proxy.url;
+  const pHost = p.hostname.replace(/^\[|\]$/g, '');
+  const pPort = Number(p.port || (p.protocol === 'https:' ? 443 : 80));
+  return {
+    verification: 'none',
+    absoluteTarget: p,
+    dial: async () => {
+      const s = await tcpConnect(open(pHost, pPort), pHost, pPort, timeouts.dialMs);
+      if (p.protocol !== 'https:') return s;
+      return (await handshake(tlsConnect({ socket: s, servername: sni(pHost), rejectUnauthorized: true }), timeouts.tlsHandshakeMs)) as TLSSocket;
+    },
+  };
+}
 
 /**
- * Node's default roots as Go would hold them, for Go's verdict when a kubeconfig has no CA: the roots
- * bundled with Node plus the NODE_EXTRA_CA_CERTS file, each block read by Go's rules (what Go would
- * skip is skipped, e.g. an `X509 CERTIFICATE` block OpenSSL takes), indexed by subject and parsed only
- * when a chain needs one (parsing all ~120-145 would cost ~60-70 ms of CPU). Where Node trusts more (its
- * --use-system-ca or --use-openssl-ca stores), OpenSSL may accept what Go's verdict cannot find a
- * root for: kdyn then refuses. Built on the first connection that needs it.
+ * One SecureContext for every connection of a dialer, made on the first: the client key and
+ * certificate are parsed once, and OpenSSL refuses a key that does not match the certificate. Only
+ * when it refuses are they examined again, for Go's words (./client-key.ts). With `anchors` (the
+ * `openssl` mode), any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
  */
-function systemRoots(): CertPool {
-  if (systemPool) return systemPool;
-  const ders = tlsModule.rootCertificates.flatMap((pem) => certificateBlocks(Buffer.from(pem, 'latin1')));
-  const extra = process.env.NODE_EXTRA_CA_CERTS;
-  if (extra) {
+function secureContextOnce(cert: ClientCertificate | undefined, anchors: CaBundle | undefined): () => SecureContext {
+  let context: SecureContext | undefined;
+  return () => {
+    if (context) return context;
+    const options: SecureContextOptions = { sigalgs: GO_SIGNATURE_SCHEMES };
+    if (cert) Object.assign(options, { cert: cert.cert, key: cert.key });
+    if (anchors) Object.assign(options, { ca: anchors.pem, allowPartialTrustChain: true });
     try {
-      ders.push(...certificateBlocks(readFileSync(extra)));
-    } catch {
-      // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS and goes on without it
+      context = createSecureContext(options);
+    } catch (e) {
+      if (cert) checkKeyPair(cert);
+      throw e;
     }
-  }
-  systemPool = lazyCertPool(ders);
-  return systemPool;
+    return context;
+  };
 }
+
+type Judged = Error | undefined;
 
 /**
  * Waits for a TLS socket's handshake (bounded by `ms`), runs the verdicts, opens the gate on
@@ -289,16 +241,6 @@ function tcpConnect(s: Socket, host: string, port: number, ms: number): Promise<
       else resolve(s);
     });
   });
-}
-
-/**
- * The certificates the server sent, leaf first, as Node exposes them (the leaf, then each issuer it
- * finds among them, then issuers from the trust store): DER, for Go's verdict.
- */
-function peerChain(s: TLSSocket): Buffer[] {
-  const chain: Buffer[] = [];
-  for (let c = s.getPeerCertificate(true); c?.raw && !chain.some((x) => x.equals(c.raw)); c = c.issuerCertificate) chain.push(c.raw);
-  return chain;
 }
 
 /** OpenSSL's errors for a first record that is not TLS. */

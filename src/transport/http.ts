@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { ClientCertificate, CredentialProvider, RestConfig } from '../kubeconfig/types.js';
 import { noCredentials } from '../kubeconfig/credentials.js';
-import { createDialer, type DialTimeouts } from './dial.js';
+import { createDialer, type Dialer, type DialTimeouts } from './dial.js';
 import { caBundleProblem } from './go-pem.js';
 import { ConfigError } from '../core/errors.js';
 import { ConnectionPool } from './pool.js';
@@ -49,41 +49,18 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
   const { logger, clock } = opts;
   const server = config.server.replace(/\/+$/, '');
   const serverUrl = new URL(server);
-  if (config.tls.caData && !config.tls.insecure) {
-    const problem = caBundleProblem(config.tls.caData);
-    if (problem) throw new ConfigError(`unable to load root certificates: ${problem} (${config.tls.caSource ?? 'certificate-authority'})`);
-  }
+  checkCaBundle(config);
   const proxy: ProxyChoice | undefined = selectProxy(server, config.proxyUrl, opts.env);
   if (proxy) logger.info(6, `Using proxy ${proxyDisplay(proxy.url)} (${proxy.source}) for ${serverUrl.host}`, 'transport.go:1');
-
-  // As clientcmd: user credentials apply only to TLS transports. Over plain http nothing is asked
-  // of the provider: no token read, no exec plugin run, no client certificate. (Impersonation
-  // headers are not credentials; kubectl sends them over http too.)
-  const tlsTransport = serverUrl.protocol === 'https:';
-  if (!tlsTransport && (config.credentials.kind !== 'none' || config.tls.certData)) {
-    logger.info(6, `Not sending credentials to ${serverUrl.protocol}//${serverUrl.host}: user credentials (${credentialKinds(config).join(', ')}) are used only over https`, 'client_config.go:1');
-  }
-  const credentials: CredentialProvider = tlsTransport ? config.credentials : noCredentials;
-
-  let pool: ConnectionPool | undefined;
-  let poolCert: ClientCertificate | undefined;
-  const poolFor = (cert: ClientCertificate | undefined): ConnectionPool => {
-    if (!pool || cert !== poolCert) {
-      pool?.close();
-      pool = new ConnectionPool(
-        createDialer(server, config.tls, { proxy, cert, timeouts: opts.timeouts, log: (m) => logger.info(6, m, 'transport.go:1') }),
-      );
-      poolCert = cert;
-    }
-    return pool;
-  };
+  const credentials = credentialsFor(config, serverUrl, logger);
+  const pools = poolPerCertificate((cert) => createDialer(server, config.tls, { proxy, cert, timeouts: opts.timeouts, log: (m) => logger.info(6, m, 'transport.go:1') }));
 
   const log = createRequestLog(logger, clock);
   const roundTrip = createRoundTripper({
     server,
     credentials,
     impersonate: config.impersonate,
-    pool: poolFor,
+    pool: pools.for,
     clock,
     log,
     timeoutMs: opts.timeoutMs,
@@ -112,35 +89,74 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
       const read = async (sent: Sent) => ({ status: sent.res.statusCode, headers: sent.res.headers, body: await readBody(sent.res, o.maxBodyBytes, o.path), url: sent.url });
       return readWithRetries(() => exchange(o, req), read, req, retrying);
     },
-    async stream(o: TransportRequest): Promise<StreamResponse> {
-      const method = o.method ?? 'GET';
-      const sent = await exchange(o);
-      const close = () => {
-        sent.done();
-        sent.res.destroy();
-      };
-      async function* body(): AsyncGenerator<Buffer> {
-        try {
-          for await (const chunk of sent.res as AsyncIterable<Buffer>) yield chunk;
-          if (!sent.res.complete) throw truncated();
-        } catch (e) {
-          if (o.signal?.aborted) throw o.signal.reason ?? e;
-          throw toConnectionError(sent.timedOut ?? e, serverUrl.host, `${method} ${sent.url}`);
-        } finally {
-          close();
-        }
-      }
-      return { status: sent.res.statusCode, headers: sent.res.headers, body: body(), url: sent.url, close };
-    },
+    stream: async (o: TransportRequest) => streamed(await exchange(o), o, serverUrl.host),
     preconnect() {
       // Only when the credentials need no work first (a client certificate from an exec plugin does).
-      if (!credentials.getClientCertificate) poolFor(undefined).preconnect();
+      if (!credentials.getClientCertificate) pools.for(undefined).preconnect();
+    },
+    close: () => pools.close(),
+  };
+}
+
+/** A kubeconfig CA bundle Go would refuse (no certificate in it) fails here, before any request, in kubectl's words. */
+function checkCaBundle(config: RestConfig): void {
+  if (!config.tls.caData || config.tls.insecure) return;
+  const problem = caBundleProblem(config.tls.caData);
+  if (problem) throw new ConfigError(`unable to load root certificates: ${problem} (${config.tls.caSource ?? 'certificate-authority'})`);
+}
+
+/**
+ * As clientcmd: user credentials apply only to TLS transports. Over plain http nothing is asked of
+ * the provider: no token read, no exec plugin run, no client certificate (a -v=6 note says so).
+ * (Impersonation headers are not credentials; kubectl sends them over http too.)
+ */
+function credentialsFor(config: RestConfig, serverUrl: URL, logger: Logger): CredentialProvider {
+  if (serverUrl.protocol === 'https:') return config.credentials;
+  if (config.credentials.kind !== 'none' || config.tls.certData) {
+    logger.info(6, `Not sending credentials to ${serverUrl.protocol}//${serverUrl.host}: user credentials (${credentialKinds(config).join(', ')}) are used only over https`, 'client_config.go:1');
+  }
+  return noCredentials;
+}
+
+/** One connection pool at a time, for the client certificate in use: a new certificate (an exec plugin's renewal) closes the old pool. */
+function poolPerCertificate(dialer: (cert: ClientCertificate | undefined) => Dialer): { for(cert: ClientCertificate | undefined): ConnectionPool; close(): void } {
+  let pool: ConnectionPool | undefined;
+  let poolCert: ClientCertificate | undefined;
+  return {
+    for(cert) {
+      if (!pool || cert !== poolCert) {
+        pool?.close();
+        pool = new ConnectionPool(dialer(cert));
+        poolCert = cert;
+      }
+      return pool;
     },
     close() {
       pool?.close();
       pool = undefined;
     },
   };
+}
+
+/** A streamed response: its body as chunks, failing as a ConnectionError (or the abort's reason), the connection released at its end or on close(). */
+function streamed(sent: Sent, o: TransportRequest, host: string): StreamResponse {
+  const method = o.method ?? 'GET';
+  const close = () => {
+    sent.done();
+    sent.res.destroy();
+  };
+  async function* body(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of sent.res as AsyncIterable<Buffer>) yield chunk;
+      if (!sent.res.complete) throw truncated();
+    } catch (e) {
+      if (o.signal?.aborted) throw o.signal.reason ?? e;
+      throw toConnectionError(sent.timedOut ?? e, host, `${method} ${sent.url}`);
+    } finally {
+      close();
+    }
+  }
+  return { status: sent.res.statusCode, headers: sent.res.headers, body: body(), url: sent.url, close };
 }
 
 /** What a config would send as credentials, for the -v=6 note (kinds only, never values). */
