@@ -16,7 +16,7 @@ export type { Handles, HandleOptions, KubeObject } from './handles.js';
 export { forEachContext, type ForEachContextOptions } from './connect-contexts.js';
 export { resolveContexts, listContexts, type KubeconfigContexts } from './fleet/contexts.js';
 export { fanOut, ContextTimeoutError, ContextNotStartedError, DEFAULT_CONTEXT_CONCURRENCY, type ContextResult, type FanOutOptions } from './fleet/fanout.js';
-export { withLeadingColumns, jsonlRecord, jsonlEvent, contextList, prefixLines } from './fleet/output.js';
+export { withLeadingColumns, jsonlRecord, jsonlEvent, contextList, prefixLines } from './printers/envelopes.js';
 
 // The dynamic client.
 export { DynamicClient, ResourceClient } from './dynamic/client.js';

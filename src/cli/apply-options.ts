@@ -4,7 +4,8 @@
  */
 import { UsageError } from '../core/errors.js';
 import type { FieldValidation } from '../apply/apply.js';
-import { readOutput, type ApplyOutput } from '../printers/index.js';
+import type { ApplyOutput } from '../printers/index.js';
+import { applyPrintOptions } from './print-flags.js';
 import type { ParsedArgs } from './command-types.js';
 import { parseDuration } from './duration.js';
 
@@ -36,7 +37,7 @@ export function readOptions(flags: ParsedArgs['flags'], explicit: ReadonlySet<st
   return {
     files,
     recursive: flags.recursive === true,
-    output: readOutput('apply', flags),
+    output: applyPrintOptions(flags),
     dryRun: (flags['dry-run'] ?? 'none') as ApplyCommandOptions['dryRun'],
     fieldManager: typeof flags['field-manager'] === 'string' && flags['field-manager'] ? flags['field-manager'] : 'kdyn',
     force: flags['force-conflicts'] === true,

@@ -12,7 +12,7 @@ import { reportError } from './report-error.js';
 import { parseContextSelector } from '../fleet/select.js';
 import { parseNamespaces } from '../fleet/namespaces.js';
 import { DEFAULT_CONTEXT_CONCURRENCY } from '../fleet/fanout.js';
-import { contextErrorLine } from '../fleet/output.js';
+import { contextErrorLine } from '../printers/envelopes.js';
 
 export interface FleetRequest {
   /** The contexts selected (one, the current context's `ctx`, when only namespaces are several). */

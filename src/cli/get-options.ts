@@ -1,8 +1,9 @@
 /**
- * `kdyn get`'s flags read into its options (./commands/get.ts), shared with the several-context
- * path (./commands/get-fleet.ts).
+ * `kdyn get`'s flags read into its options (./commands/get.ts): the selection, the printing flags
+ * (./print-flags.ts) and --ignore-not-found.
  */
-import { readOutput, type GetOutput } from '../printers/index.js';
+import type { GetOutput } from '../printers/index.js';
+import { getPrintOptions } from './print-flags.js';
 import type { ParsedArgs } from './command-types.js';
 import { readSelectionFlags, type SelectionFlags } from './get-flags.js';
 
@@ -14,5 +15,5 @@ export interface GetOptions extends SelectionFlags {
 
 export function readOptions(flags: ParsedArgs['flags']): GetOptions {
   const selection = readSelectionFlags(flags); // a bad --chunk-size first, as before
-  return { output: readOutput('get', flags), ...selection, ignoreNotFound: flags['ignore-not-found'] === true };
+  return { output: getPrintOptions(flags), ...selection, ignoreNotFound: flags['ignore-not-found'] === true };
 }

@@ -10,7 +10,8 @@ import { parseDuration } from './duration.js';
 import { readSelectionFlags, stringFlag, type SelectionFlags } from './get-flags.js';
 import type { WaitCondition, WaitSubject } from '../wait/wait-for.js';
 import { waitTimeoutMs } from './wait-timeout.js';
-import { prepareOutput, readOutput, type WatchOutput } from '../printers/index.js';
+import { prepareOutput, type WatchOutput } from '../printers/index.js';
+import { watchPrintOptions } from './print-flags.js';
 import type { MultiWatchOptions, MultiWatchResult } from '../watch/multi.js';
 
 /** --for's code (and the JSONPath engine) is loaded only when --for is given. */
@@ -41,7 +42,8 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
   const f = args.flags;
   const str = stringFlag;
   const selection = readSelectionFlags(f);
-  const output = await prepareOutput(readOutput('watch', f), io);
+  const printing = watchPrintOptions(f); // the printing flags, typed, before the output module compiles them
+  const output = await prepareOutput(printing, io);
   const forSpecs = Array.isArray(f.for) ? f.for : [];
   const wait = forSpecs.length > 0 ? await import('../wait/wait-for.js') : undefined;
   const waitFor = wait?.parseWaitFors(forSpecs);

@@ -5,9 +5,10 @@
  * rows' `-o json` and `-o yaml` are get's encoders (./json.ts, ./yaml.ts).
  */
 import type { IO } from '../core/io.js';
-import type { ApiResourcesOutput, ResourceRow, RowPrinter } from './types.js';
+import type { ApiResourcesOutput, ResourceRow, RowPrintContext, RowPrinter } from './types.js';
 import { formatColumns } from './columns.js';
 import { toJSON } from './json.js';
+import { prefixLines } from './envelopes.js';
 
 /**
  * What the rows are made of: discovery's groups and each group-version's resources (a
@@ -115,16 +116,39 @@ export function formatNames(rows: readonly ResourceRow[]): string {
   return out;
 }
 
-/** The output module's api-resources mode: the table (or -o wide), `-o name`, or the rows as data (`-o json|yaml`, for scripts). */
-export async function createRowPrinter(o: ApiResourcesOutput, io: IO): Promise<RowPrinter> {
+/**
+ * The output module's API resources mode: the table (or -o wide), `-o name`, or the rows as data
+ * (`-o json|yaml`, for scripts). With the context shown (several contexts): one table with a
+ * CONTEXT column first, `-o name` as `CONTEXT/name[.group]`, `-o json|yaml` one array of rows, each
+ * with its `context` (`jq '.[] | select(.context == "east")'`), written at the end.
+ */
+export async function createRowPrinter(o: ApiResourcesOutput, c: RowPrintContext, io: IO): Promise<RowPrinter> {
   const toYAML = o.format === 'yaml' ? (await import('./yaml.js')).toYAML : undefined;
+  const encode = (data: unknown) => (toYAML ? toYAML(data) : toJSON(data));
+  if (c.showContext) {
+    const perContext: Array<{ context: string; rows: readonly ResourceRow[] }> = [];
+    return {
+      page: (rows, context) => void perContext.push({ context, rows }),
+      end: () => io.stdout.write(renderContexts(perContext, o, encode)),
+    };
+  }
   return {
     page(rows) {
       if (o.format === 'name') io.stdout.write(formatNames(rows));
-      else if (o.format === 'json') io.stdout.write(toJSON(rows));
-      else if (toYAML) io.stdout.write(toYAML(rows));
+      else if (o.format === 'json' || toYAML) io.stdout.write(encode(rows));
       else io.stdout.write(formatTable(rows, o.format === 'wide', o.noHeaders));
     },
     end() {},
   };
+}
+
+function renderContexts(perContext: ReadonlyArray<{ context: string; rows: readonly ResourceRow[] }>, o: ApiResourcesOutput, encode: (data: unknown) => string): string {
+  if (o.format === 'name') return perContext.map((c) => prefixLines(formatNames(c.rows), c.context)).join('');
+  if (o.format === 'json' || o.format === 'yaml') return encode(perContext.flatMap((c) => c.rows.map((r) => ({ context: c.context, ...r }))));
+  if (perContext.length === 0) return '';
+  const wide = o.format === 'wide';
+  const table: string[][] = [];
+  for (const c of perContext) for (const row of tableCells(c.rows, wide, true)) table.push([c.context, ...row]);
+  if (!o.noHeaders) table.unshift(['CONTEXT', ...tableCells([], wide, false)[0]!]);
+  return formatColumns(table, { minWidth: 6 });
 }

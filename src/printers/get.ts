@@ -1,8 +1,9 @@
 /**
- * `get`'s printer (kubectl `KC/pkg/cmd/get/get.go`'s printing half), in two modes:
+ * `get`'s printer for one context (kubectl `KC/pkg/cmd/get/get.go`'s printing half; ./context.ts
+ * gives it the pages of a context without a fleet selector), in two modes:
  * - the objects (every `-o` format): each page written as it arrives (one write per page) and
  *   dropped; with --sort-by every object is held and sorted at the end (kubectl sorts the whole
- *   List); managedFields dropped from json, yaml and jsonl unless --show-managed-fields;
+ *   List);
  * - the default and wide output: the server's Table per resource, one table per resource separated
  *   by blank lines, `kind/name` names with several kinds (or --show-kind), the NAMESPACE column
  *   with -A, and kubectl's `No resources found` on stderr when nothing printed. Only printed cells
@@ -12,15 +13,32 @@ import type { IO } from '../core/io.js';
 import type { Table } from '../core/table.js';
 import type { Unstructured } from '../core/unstructured.js';
 import type { GroupKind } from './name.js';
-import type { GetOutput, GetPrintContext, GetPrinter, PrintedResource } from './types.js';
+import type { GetOutput, PrintedResource, Printer } from './types.js';
 import { createObjectPrinter } from './objects.js';
 import { TableAccumulator } from './table.js';
 
-export async function createGetPrinter(o: GetOutput, ctx: GetPrintContext, io: IO): Promise<GetPrinter> {
+/** Pages of one context, each of one resource. */
+export interface ResourcePrinter extends Printer {
+  page(page: readonly Unstructured[] | Table, resource: PrintedResource): void;
+}
+
+export interface SinglePrintContext {
+  /** The user named exactly one object: print it, not a List (kubectl's singleItemImplied). */
+  singleItemImplied: boolean;
+  ignoreNotFound: boolean;
+  /** -A */
+  allNamespaces: boolean;
+  /** The namespace listed in (`No resources found in NS namespace.`). */
+  namespace: string | undefined;
+  /** The run's errors so far: `No resources found` is said only when there are none. */
+  errors: readonly unknown[];
+}
+
+export async function createGetPrinter(o: GetOutput, ctx: SinglePrintContext, io: IO): Promise<ResourcePrinter> {
   return o.format.type === 'table' ? tablePrinter(o, o.format.wide, ctx, io) : objectsPrinter(o, o.format, ctx, io);
 }
 
-async function objectsPrinter(o: GetOutput, format: Exclude<GetOutput['format'], { type: 'table' }>, ctx: GetPrintContext, io: IO): Promise<GetPrinter> {
+async function objectsPrinter(o: GetOutput, format: Exclude<GetOutput['format'], { type: 'table' }>, ctx: SinglePrintContext, io: IO): Promise<ResourcePrinter> {
   const printer = await createObjectPrinter(format, {
     singleItemImplied: ctx.singleItemImplied,
     ignoreNotFound: ctx.ignoreNotFound,
@@ -30,14 +48,11 @@ async function objectsPrinter(o: GetOutput, format: Exclude<GetOutput['format'],
     allowMissingKeys: o.allowMissingKeys,
   });
   const sorted: Array<{ obj: Unstructured; gk: GroupKind }> | undefined = o.sorter ? [] : undefined;
-  // kubectl omits metadata.managedFields from json and yaml unless --show-managed-fields (kdyn: jsonl too).
-  const omitManagedFields = !o.showManagedFields && (format.type === 'json' || format.type === 'yaml' || format.type === 'jsonl');
   return {
     page(page, resource) {
       const items = page as Unstructured[];
       // The group and kind as served (not lower-cased): what `-o name` falls back to for an object without apiVersion/kind.
       const gk = { group: resource.mapping.gvk.group, kind: resource.mapping.gvk.kind };
-      if (omitManagedFields) for (const item of items) if (item.metadata?.managedFields !== undefined) delete item.metadata.managedFields;
       if (sorted) {
         for (const obj of items) sorted.push({ obj, gk });
         return;
@@ -68,7 +83,7 @@ async function objectsPrinter(o: GetOutput, format: Exclude<GetOutput['format'],
   };
 }
 
-function tablePrinter(o: GetOutput, wide: boolean, ctx: GetPrintContext, io: IO): GetPrinter {
+function tablePrinter(o: GetOutput, wide: boolean, ctx: SinglePrintContext, io: IO): ResourcePrinter {
   /** One table per resource (per job of the command), in order; `ok` once a Table was added. */
   const groups: Array<{ resource: PrintedResource; acc: TableAccumulator; ok: boolean }> = [];
   // kubectl quirk kept for identical output: once one resource printed a NAMESPACE column, every

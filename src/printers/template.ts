@@ -1,5 +1,5 @@
 /**
- * The template half of `-o`: kubectl's `--template` flag, reading `-o jsonpath-file=`,
+ * The template half of `-o`: reading `-o jsonpath-file=`,
  * `go-template-file=` and `custom-columns-file=`, and compiling a JSONPath, Go template or
  * custom-columns spec once for the whole run. The engines (src/jsonpath/, src/gotemplate/,
  * ./custom-columns.ts) are imported only when their format is used.
@@ -12,11 +12,6 @@ import { pathError } from '../core/fs-errors.js';
 import type { CompiledTemplate, TemplateFormat } from './types.js';
 
 export type { CompiledTemplate, TemplateFormat } from './types.js';
-
-/** kubectl's `--template`: the template of `-o go-template`, `-o jsonpath`, ... given without `=`. */
-export function withTemplate(output: string | undefined, template: string | undefined): string | undefined {
-  return output !== undefined && template !== undefined && !output.includes('=') ? `${output}=${template}` : output;
-}
 
 /** The template text of a jsonpath, go-template or custom-columns format (read from its file if one was given). */
 export async function readTemplate(format: TemplateFormat, io: IO): Promise<string> {

@@ -75,7 +75,7 @@ export interface TemplateOutput {
 }
 
 export interface GetOutput extends TemplateOutput {
-  kind: 'get';
+  kind: 'objects';
   format: OutputFormat;
   noHeaders: boolean;
   showLabels: boolean;
@@ -88,7 +88,7 @@ export interface GetOutput extends TemplateOutput {
 }
 
 export interface WatchOutput extends TemplateOutput {
-  kind: 'watch';
+  kind: 'events';
   /** 'template' for a jsonpath or go-template -o. */
   format: WatchFormat;
   /** -o was given. */
@@ -98,13 +98,13 @@ export interface WatchOutput extends TemplateOutput {
 }
 
 export interface ApiResourcesOutput {
-  kind: 'api-resources';
+  kind: 'resources';
   format: '' | 'wide' | 'name' | 'json' | 'yaml';
   noHeaders: boolean;
 }
 
 export interface ApplyOutput {
-  kind: 'apply';
+  kind: 'applied';
   /** 'text': one `kind.group/name serverside-applied` line per object. */
   format: 'text' | 'name' | 'json' | 'yaml' | 'jsonl';
   showManagedFields: boolean;
@@ -113,7 +113,7 @@ export interface ApplyOutput {
 export type OutputSpec = GetOutput | WatchOutput | ApiResourcesOutput | ApplyOutput;
 
 export interface PrintedResource {
-  readonly mapping: { readonly gvk: GroupKind; readonly namespaced: boolean };
+  readonly mapping: { readonly gvk: GroupKind; readonly gvr: { readonly group: string; readonly resource: string }; readonly namespaced: boolean };
 }
 
 /** Every printer: end() writes what was held back (a List's tail, sorted objects, tables, a template's output). */
@@ -121,19 +121,40 @@ export interface Printer {
   end(): void;
 }
 
-/** `get`: pages of one resource's objects, or (default and wide output) the server's Tables. */
+/** What one context's arguments resolved to, as its printing needs it (given before its first page). */
+export interface ContextStart {
+  /** The user named exactly one object of one namespace: print it, not a List (kubectl's singleItemImplied). */
+  singleItemImplied: boolean;
+  /** The one namespace listed in (`No resources found in NS namespace.`); undefined with -A or several. */
+  namespace: string | undefined;
+  /** -A or several namespaces: each row says its namespace. */
+  withNamespace: boolean;
+  /** The resources whose pages follow, in order. */
+  resources: readonly PrintedResource[];
+}
+
+/**
+ * `get`: pages of objects, or (default and wide output) the server's Tables, each from one context
+ * (one context is a fleet of one; ./context.ts). Per context: start, its pages, done; then, in the
+ * contexts' order, settle; end once every context settled.
+ */
 export interface GetPrinter extends Printer {
-  page(page: readonly Unstructured[] | Table, resource: PrintedResource): void;
+  start(context: string, plan: ContextStart): Promise<void>;
+  page(context: string, page: readonly Unstructured[] | Table, resource: PrintedResource): void;
+  /** The context's pages are all in (any order, as soon as they are); `failed`: every request failed, print nothing of it. */
+  done(context: string, failed: boolean): void;
+  /** In the contexts' order: writes what keeps that order; returns what printing the context failed with (a custom-columns path). */
+  settle(context: string, failed: boolean): unknown[];
 }
 
 export interface GetPrintContext {
-  /** The user named exactly one object: print it, not a List (kubectl's singleItemImplied). */
-  singleItemImplied: boolean;
+  /** Say which context each object comes from (several contexts, or a fleet selector that matched one). */
+  showContext: boolean;
+  /** One context, several namespaces (`-n a,b`): printed as what -A prints for them. */
+  severalNamespaces: boolean;
   ignoreNotFound: boolean;
   /** -A */
   allNamespaces: boolean;
-  /** The namespace listed in (`No resources found in NS namespace.`). */
-  namespace: string | undefined;
   /** The run's errors so far: `No resources found` is said only when there are none. */
   errors: readonly unknown[];
 }
@@ -168,9 +189,14 @@ export interface WatchPrintContext {
   verbose: boolean;
 }
 
-/** `api-resources`: the rows. */
+/** API resources: the rows of one context's discovery per page (several contexts: in their order). */
 export interface RowPrinter extends Printer {
-  page(rows: readonly ResourceRow[]): void;
+  page(rows: readonly ResourceRow[], context: string): void;
+}
+
+export interface RowPrintContext {
+  /** Say which context each row comes from (several contexts, or a fleet selector that matched one). */
+  showContext: boolean;
 }
 
 /** `apply`: each object as applied, in input order. */

@@ -11,13 +11,16 @@ import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { KdynError } from '../../core/errors.js';
-import { createPrinter, readOutput, type ApiResourcesOutput } from '../../printers/index.js';
-import { fleetRequest, wantsFleet } from '../fleet.js';
+import { createPrinter } from '../../printers/index.js';
 import { selectRows, type RowFilters } from '../../printers/api-resources.js';
+import type { ContextResult } from '../../fleet/fanout.js';
+import { visitApiResources, type ContextDiscovery } from '../../fleet/api-resources.js';
+import { fleetRequest, wantsFleet } from '../fleet.js';
+import { apiResourcesPrintOptions } from '../print-flags.js';
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
   const f = args.flags;
-  const output = readOutput('api-resources', f);
+  const output = apiResourcesPrintOptions(f);
   const filters: RowFilters = {
     // As kubectl: an explicit `--api-group=` selects the core group.
     apiGroup: args.explicit.has('api-group') ? String(f['api-group'] ?? '') : undefined,
@@ -26,45 +29,55 @@ export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<numbe
     categories: list(f.categories),
     sortBy: f['sort-by'] === 'name' || f['sort-by'] === 'kind' ? f['sort-by'] : undefined,
   };
+  // Several contexts (issue 24): which, and how a context's error is reported.
+  const fleet = wantsFleet(f, false) ? await fleetRequest(args, ctx, { namespaces: false }) : undefined;
+  const cachedOnly = f.cached === true;
 
-  // Several contexts (issue 24): ../../fleet/api-resources.ts.
-  if (wantsFleet(f, false)) return runFleet(args, ctx, io, filters, output);
+  const results: Array<ContextResult<ContextDiscovery>> = [];
+  // One context: the printer loads while the TLS handshake runs.
+  const made = createPrinter(output, { showContext: fleet !== undefined }, io);
+  const printer = fleet && (await made);
+  let failed = 0;
+  let partial = 0;
+  await visitApiResources(fleet?.contexts ?? [''], fleet?.open ?? (() => ctx), {
+    cachedOnly,
+    concurrency: fleet?.concurrency,
+    snapshotError: noCache,
+    // The command's own context is flushed and closed by main.
+    close: async (m) => {
+      if (m === ctx) return;
+      await m.flush?.();
+      m.close();
+    },
+  }, (r) => {
+    if (!fleet || !printer) return void results.push(r);
+    if (!r.ok) {
+      failed++;
+      return fleet.report(r.context, r.error);
+    }
+    printer.page(selectRows(r.value.snapshot, filters), r.context);
+    for (const failure of r.value.snapshot.failures) io.stderr.write(`Warning: context ${JSON.stringify(r.context)}: ${failure.message}\n`);
+    partial += r.value.snapshot.failures.length;
+  });
+  if (fleet) {
+    printer!.end();
+    return failed > 0 || (f.strict === true && partial > 0) ? 1 : 0;
+  }
 
-  // As kubectl (Invalidate() unless --cached): revalidated with the cached ETags, 304 when unchanged.
-  // The TLS handshake overlaps reading the cache (ETags) and loading the printer.
-  if (f.cached !== true) await ctx.preconnect();
-  const discovery = await ctx.discovery();
-  if (f.cached !== true) discovery.invalidate();
-  const snapshot = await discovery.snapshot({ cachedOnly: f.cached === true }).catch(noCache);
-  const printer = await createPrinter(output, undefined, io);
-  printer.page(selectRows(snapshot, filters));
-  printer.end();
-
+  const r = results[0]!;
+  if (!r.ok) throw r.error;
+  const { snapshot, discovery } = r.value;
+  const rows = await made;
+  rows.page(selectRows(snapshot, filters), r.context);
+  rows.end();
   for (const failure of snapshot.failures) io.stderr.write(`Warning: ${failure.message}\n`);
-  if (f.cached === true && discovery.pastTtl?.()) io.stderr.write(`Warning: ${CACHED_PAST_TTL}\n`);
+  if (cachedOnly && discovery.pastTtl?.()) io.stderr.write(`Warning: ${CACHED_PAST_TTL}\n`);
   // Cache files are written after the answer is printed; they must be complete before the process exits.
   await discovery.flush?.();
   if (f.strict === true && snapshot.failures.length > 0) {
     throw new KdynError(`unable to retrieve the complete list of server APIs: ${snapshot.failures.length} group-version(s) failed or stale`);
   }
   return 0;
-}
-
-async function runFleet(args: ParsedArgs, ctx: Context, io: IO, filters: RowFilters, output: ApiResourcesOutput): Promise<number> {
-  const fleet = await fleetRequest(args, ctx, { namespaces: false });
-  const { fleetApiResources } = await import('../../fleet/api-resources.js');
-  const r = await fleetApiResources(fleet.contexts, fleet.open, {
-    filters,
-    cachedOnly: args.flags.cached === true,
-    output: output.format,
-    noHeaders: output.noHeaders,
-    concurrency: fleet.concurrency,
-    stdout: io.stdout,
-    stderr: io.stderr,
-    onError: fleet.report,
-    snapshotError: noCache,
-  });
-  return r.failed > 0 || (args.flags.strict === true && r.partial > 0) ? 1 : 0;
 }
 
 /** `--cached` answered from files past the TTL (or invalidated after kdyn wrote a CRD or APIService): said, never silent. */

@@ -18,7 +18,7 @@ import { failureReason } from '../../apply/conflict.js';
 import { fleetRequest } from '../fleet.js';
 import { fleetApply, fleetPlan, type ContextApply } from '../../fleet/apply.js';
 import type { ContextResult } from '../../fleet/fanout.js';
-import { contextErrorLine, contextList, jsonlRecord } from '../../fleet/output.js';
+import { contextErrorLine, contextList, jsonlRecord } from '../../printers/envelopes.js';
 import { requestDocument } from '../../printers/apply.js';
 import type { ApplyCommandOptions } from '../apply-options.js';
 import { clientDryRunSummary, failureLine, objectRef, sharedAuthFailure, summaryLine } from '../../apply/report.js';

@@ -21,7 +21,7 @@ import { goJSON } from '../../printers/json.js';
 import { goneNotice } from '../../printers/watch-notices.js';
 import { fleetRequest } from '../fleet.js';
 import { fleetWatch } from '../../fleet/watch.js';
-import { contextErrorLine, jsonlEvent, prefixLines, withLeadingColumns } from '../../fleet/output.js';
+import { contextErrorLine, jsonlEvent, prefixLines, withLeadingColumns } from '../../printers/envelopes.js';
 import { streamOptions, waitForEnd, waitForUntil, type WatchOptions } from '../watch-options.js';
 import type { FleetWatchOptions } from '../../fleet/watch.js';
 import { createFleetLivePrinter, namespacesLabel } from '../watch-live.js';

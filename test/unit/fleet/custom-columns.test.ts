@@ -1,8 +1,8 @@
-// -o custom-columns over several contexts (src/fleet/custom-columns.ts): CONTEXT then the user's
+// -o custom-columns over several contexts (src/printers/context-tables.ts): CONTEXT then the user's
 // columns, one header, and a path failing on an object ending that context's rows. Pure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContextColumns, renderContextColumns } from '../../../src/fleet/custom-columns.js';
+import { ContextColumns, renderContextColumns } from '../../../src/printers/context-tables.js';
 import { compileTemplate } from '../../../src/printers/template.js';
 
 const cm = (name: string, data?: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });

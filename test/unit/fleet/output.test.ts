@@ -1,10 +1,10 @@
-// The fleet output envelopes (src/fleet/output.ts) and the merge of tables over contexts
-// (src/fleet/get.ts mergeRows). Table-driven, pure.
+// The fleet output envelopes (src/printers/envelopes.ts) and the merge of tables over contexts
+// (src/printers/context-tables.ts mergeRows). Table-driven, pure.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Table } from '../../../src/core/table.js';
-import { contextErrorLine, contextList, jsonlEvent, jsonlRecord, prefixLines, withLeadingColumns } from '../../../src/fleet/output.js';
-import { mergeRows } from '../../../src/fleet/get.js';
+import { contextErrorLine, contextList, jsonlEvent, jsonlRecord, prefixLines, withLeadingColumns } from '../../../src/printers/envelopes.js';
+import { mergeRows } from '../../../src/printers/context-tables.js';
 import { printTable } from '../../../src/printers/table.js';
 
 const TABLE: Table = {

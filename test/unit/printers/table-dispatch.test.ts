@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseOutputFormat } from '../../../src/printers/index.js';
+import { parseOutputFormat } from '../../../src/cli/print-flags.js';
 import { createObjectPrinter, listWrapper } from '../../../src/printers/objects.js';
 import { toJSON } from '../../../src/printers/json.js';
 import { UsageError } from '../../../src/core/errors.js';

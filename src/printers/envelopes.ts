@@ -1,14 +1,13 @@
 /**
- * How fleet output says where each object lives (issue 24; docs/fleet.md), without changing the
- * objects themselves:
+ * How output over several contexts says where each object lives (issue 24; docs/fleet.md), as pure
+ * envelopes around what one context prints; the decorator (./context.ts) applies them, and library
+ * users build their own fleet output with them:
  * - tables: a CONTEXT column first (then NAMESPACE with -A or several namespaces), added to the
  *   server's Table as ordinary columns so every table printer keeps working;
- * - `-o name`: `CONTEXT/kind[.group]/name` (the context is everything before the last two
- *   `/`-separated fields, so a context name with `/` in it stays unambiguous);
+ * - `-o name`: `CONTEXT/kind[.group]/name`;
  * - `-o jsonl`: `{"context":C,"object":{...}}` per line (watch: `{"context":C,"type":T,"object":{...}}`);
- * - `-o json|yaml` (and templates): one kubectl List per context, with a `context` field next to
- *   `items`: `jq '.context as $c | .items[] | "\($c) \(.metadata.name)"'`; a stream of documents.
- * Pure.
+ * - `-o json|yaml` (and templates): one kubectl List per context, with a `context` field next to `items`;
+ * - a context's error: one stderr line naming it.
  */
 import type { Table, TableColumnDefinition, TableRow } from '../core/table.js';
 import type { Unstructured } from '../core/unstructured.js';
