@@ -1,6 +1,6 @@
 /**
- * `kdyn apply`'s flags read into its options (./commands/apply.ts), shared with the several-context
- * path (./commands/apply-fleet.ts): every usage error before any file is read or request made.
+ * `kdyn apply`'s flags read into its options (./commands/apply.ts), for one context or several:
+ * every usage error before any file is read or request made.
  */
 import { UsageError } from '../core/errors.js';
 import type { FieldValidation } from '../apply/apply.js';

@@ -28,6 +28,18 @@ export interface FleetRequest {
   report(context: string, e: unknown): void;
 }
 
+/**
+ * The contexts the flags select: a fleet (wantsFleet: several contexts or, with `namespaces`, several
+ * namespaces), else a fleet of one, the command's own context (issue 36), whose output is the
+ * single-cluster command's. `fleet` tells which: a fleet's output is decorated with the context and
+ * a fleet's failed context is one line; one context's error is the command's.
+ */
+export async function contextsFor(args: ParsedArgs, ctx: Context, o: { namespaces: boolean }): Promise<FleetRequest & { fleet: boolean }> {
+  if (wantsFleet(args.flags, o.namespaces)) return { ...(await fleetRequest(args, ctx, o)), fleet: true };
+  const report = (_context: string, e: unknown) => reportError(e, 0, ctx.io, args.command, args.prog);
+  return { contexts: [str(args.flags.context) ?? ''], showContext: false, concurrency: 1, open: () => ctx, report, fleet: false };
+}
+
 /** Whether the flags ask for a fleet: several contexts (`a,b`, a glob, --all-contexts) or several namespaces. */
 export function wantsFleet(flags: ParsedArgs['flags'], namespaces = true): boolean {
   const selector = parseContextSelector(str(flags.context), flags['all-contexts'] === true);

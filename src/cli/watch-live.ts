@@ -22,11 +22,10 @@ import { UsageError, oneLine } from '../core/errors.js';
 import type { Table } from '../core/table.js';
 import { LiveView } from '../live/view.js';
 import { LEAVE } from '../live/ansi.js';
-import type { MultiWatchEvent, MultiWatchOptions, MultiWatchSource } from '../watch/multi.js';
-import type { FleetWatchHooks } from '../fleet/watch.js';
+import type { MultiWatchEvent, MultiWatchSource } from '../watch/multi.js';
+import type { ContextWatchHooks } from '../fleet/watch.js';
 import type { ParsedArgs } from './command-types.js';
 import type { WatchOptions } from './watch-options.js';
-import type { EventPrinter } from '../printers/index.js';
 import { createSorter } from '../printers/sort.js';
 
 /** Whether this watch draws the live view (throws the usage error of a `--live` that cannot be). */
@@ -56,29 +55,26 @@ export function wantsLive(args: Pick<ParsedArgs, 'flags'>, opts: WatchOptions, m
   return live;
 }
 
-/** The watch's printer in live mode: events and notices to the view; `end()` gives the terminal back. */
-export interface LivePrinter extends EventPrinter {
-  /** The MultiWatch hooks that also feed the view's header (relisting, listed, a type gone). */
-  hooks: Pick<MultiWatchOptions, 'onRelist' | 'onListed' | 'onGone'>;
-}
-
+/** What the view shows: its options, and the contexts (several: each stated in the header) or the one context. */
 export interface LiveSetup {
-  /** What is watched, in the MultiWatch's order (the labels of connection states). */
-  targets: readonly { type: string }[];
-  /** A MultiWatch source's index (called only once the watch runs). */
-  indexOf: (source: MultiWatchSource) => number;
   opts: WatchOptions;
   withNamespace: boolean;
   withKind: boolean;
+  /** The one context's name (the header's), when the contexts are not shown. */
   context?: string;
   /** The header's namespaces (namespacesLabel). */
   namespaces?: string;
   clock: Clock;
   /** `q` (quit) or Ctrl-C (interrupt). */
   onQuit: (how: 'quit' | 'interrupt') => void;
+  /** The contexts, each with its state in the header (with `showContext`; else `context` names the one). */
+  contexts: readonly string[];
+  showContext: boolean;
+  /** One context's sources, known when the view opens (a fleet's come as each context's watch starts). */
+  sources?: readonly MultiWatchSource[];
 }
 
-type ViewSetup = Pick<LiveSetup, 'opts' | 'withNamespace' | 'withKind' | 'context' | 'namespaces' | 'clock' | 'onQuit'> & { sources: readonly string[]; contexts?: readonly string[] };
+type ViewSetup = Omit<LiveSetup, 'contexts' | 'showContext' | 'sources'> & { sources: readonly string[]; contexts?: readonly string[] };
 
 async function openView(s: ViewSetup, io: IO): Promise<LiveView> {
   return new LiveView({
@@ -117,41 +113,13 @@ function closeView(view: LiveView, io: IO): void {
   if (stats) writeFileSync(stats, JSON.stringify(view.stats));
 }
 
-export async function createLivePrinter(s: LiveSetup, io: IO): Promise<LivePrinter> {
-  const view = await openView({ ...s, sources: s.targets.map((x) => x.type) }, io);
-  // A source's events before its first list completed are its initial list (not marked as changes);
-  // from --resource-version there is none.
-  const listed = s.targets.map(() => s.opts.resourceVersion !== undefined);
-  const indexOf = s.indexOf;
-  view.start();
-  listed.forEach((l, i) => l && view.listed(i));
-  return {
-    hooks: {
-      onRelist: (r, src) => {
-        view.relist(indexOf(src));
-        if (!src.listed) view.notice(`${src.type}: resourceVersion ${r.resourceVersion} has expired; relisting`);
-      },
-      onListed: (src) => {
-        listed[indexOf(src)] = true;
-        view.listed(indexOf(src));
-      },
-      onGone: (src, e) => view.gone(indexOf(src), `the resource type is no longer served (${oneLine(e.status.message ?? e.message)})`),
-    },
-    event: (events) => {
-      for (const ev of events as readonly MultiWatchEvent[]) view.apply([{ type: ev.type, object: ev.object as Table, gk: ev.gk }], !listed[ev.source]);
-    },
-    // A failed attempt and the answer again: the header's state, where the appending output writes stderr lines.
-    retry: (src, r) => view.retry(indexOf(src as MultiWatchSource), r),
-    resume: (src) => view.resume(indexOf(src as MultiWatchSource)),
-    text: (text) => view.notice(text.trim()),
-    notice: (text) => view.notice(text.trim()),
-    end: () => closeView(view, io),
-  };
-}
-
-/** The live view of a fleet watch (../fleet/watch.ts): its hooks, its events, its failed contexts. */
-export interface FleetLivePrinter {
-  hooks: Required<FleetWatchHooks>;
+/**
+ * The live view of a watch over contexts (../fleet/watch.ts): its hooks, its events, its failed
+ * contexts. One context's view opens once its sources are known (`sources`), each stated in the
+ * header from the start, and says when a relist from --resource-version prints every object.
+ */
+export interface LivePrinter {
+  hooks: Required<ContextWatchHooks>;
   events(context: string | undefined, events: readonly MultiWatchEvent[], sources: readonly MultiWatchSource[]): void;
   /** A context whose watch failed: `failed` in the header; `report` once the terminal is back. */
   failed(context: string, error: unknown): void;
@@ -159,16 +127,11 @@ export interface FleetLivePrinter {
   end(report: (context: string, error: unknown) => void): void;
 }
 
-export interface FleetLiveSetup extends Omit<ViewSetup, 'sources'> {
-  /** The contexts, each with its state in the header (with `showContext`; else `context` names the one). */
-  contexts: readonly string[];
-  showContext: boolean;
-}
-
-export async function createFleetLivePrinter(s: FleetLiveSetup, io: IO): Promise<FleetLivePrinter> {
-  const view = await openView({ ...s, sources: [], contexts: s.showContext ? s.contexts : undefined, context: s.showContext ? undefined : s.context }, io);
+export async function createLivePrinter(s: LiveSetup, io: IO): Promise<LivePrinter> {
+  const known = s.sources ?? [];
+  const view = await openView({ ...s, sources: known.map((x) => x.type), contexts: s.showContext ? s.contexts : undefined, context: s.showContext ? undefined : s.context }, io);
   // Each context's sources get an index in the header's states when first heard of.
-  const indexes = new Map<MultiWatchSource, number>();
+  const indexes = new Map<MultiWatchSource, number>(known.map((src, i) => [src, i]));
   const listed = new Set<MultiWatchSource>();
   const failures: Array<[string, unknown]> = [];
   const index = (context: string, src: MultiWatchSource): number => {
@@ -176,13 +139,18 @@ export async function createFleetLivePrinter(s: FleetLiveSetup, io: IO): Promise
     if (i === undefined) indexes.set(src, (i = view.addSource(src.type, context)));
     return i;
   };
+  // From --resource-version there is no initial list: the events are changes at once.
   const fromRV = s.opts.resourceVersion !== undefined;
   view.start();
+  if (fromRV) known.forEach((_, i) => view.listed(i));
   return {
     hooks: {
       onRetry: (c, r, src) => view.retry(index(c, src), r),
       onResume: (c, _r, src) => view.resume(index(c, src)),
-      onRelist: (c, _r, src) => view.relist(index(c, src)),
+      onRelist: (c, r, src) => {
+        view.relist(index(c, src));
+        if (s.sources && !src.listed) view.notice(`${src.type}: resourceVersion ${r.resourceVersion} has expired; relisting`);
+      },
       onListed: (c, src) => {
         listed.add(src);
         view.listed(index(c, src));

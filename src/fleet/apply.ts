@@ -1,19 +1,20 @@
 /**
- * `apply` to a fleet (issue 24): the same manifests, server-side applied to every selected context
- * with that context's own mapper and client (its namespace filling objects that have none), at most
- * `concurrency` contexts at once (each applying its objects with its own bound). Each context's
- * report, or the error that stopped it before any object (down, no discovery), is handed over in
- * the contexts' order. `--dry-run=server` across the fleet first is the safe path (docs/fleet.md);
+ * `apply` to one or more contexts (issue 24; one cluster is a fleet of one, issue 36): the same
+ * manifests, server-side applied to every selected context with that context's own mapper and
+ * client (its namespace filling objects that have none), at most `concurrency` contexts at once
+ * (each applying its objects with its own bound). Each object's result is handed over as it comes,
+ * tagged with its context (`onResult`); each context's report, or the error that stopped it before
+ * any object (down, no discovery), in the contexts' order (`onContext`). `--dry-run=server` across the fleet first is the safe path (docs/fleet.md);
  * `--dry-run=client` plans each context's requests with that context's mapper and sends nothing;
  * `--wait` waits for each context's objects on that context's connection, within the context's work.
  */
 import type { Manifest } from '../apply/manifests.js';
-import { applyManifests, type ApplyOptions, type ApplyReport } from '../apply/apply.js';
+import { applyManifests, type ApplyOptions, type ApplyReport, type ApplyResult } from '../apply/apply.js';
 import { planRequests } from '../apply/requests.js';
 import { waitForApplied } from '../apply/report.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { fanOut, type ContextResult } from './fanout.js';
-import type { Member as GetMember } from './get.js';
+import type { Member as GetMember } from './member.js';
 import type { CachedDiscovery } from '../discovery/types.js';
 
 /** A context to apply to: get's member, plus its discovery, invalidated when a CRD or APIService is written. */
@@ -28,6 +29,8 @@ export interface FleetApplyOptions {
   clock?: Clock;
   /** `--wait`: after a context's apply (not a dry run, not interrupted), wait until its objects are ready, at most this long. */
   wait?: { timeoutMs: number };
+  /** Each object's result as it comes (in each context's input order). */
+  onResult?(context: string, result: ApplyResult): void;
   /** Each context's report (or error), in the contexts' order. */
   onContext(result: ContextResult<ContextApply>): void;
 }
@@ -38,11 +41,13 @@ export interface ContextApply {
   waited?: { ready: number; errors: string[]; interrupted: boolean };
 }
 
-export async function fleetApply(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: FleetApplyOptions): Promise<Array<ContextResult<ContextApply>>> {
-  return perContext(contexts, open, manifests, o, async (copy, m, namespace) => {
+export async function applyContexts(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: FleetApplyOptions): Promise<Array<ContextResult<ContextApply>>> {
+  return perContext(contexts, open, manifests, o, async (copy, m, namespace, context) => {
     await m.preconnect?.();
     const [mapper, client, ns, discovery] = await Promise.all([m.mapper(), m.dynamic(), namespace(), m.discovery?.()]);
-    const report = await applyManifests(copy, { mapper, client, clock: o.clock, discovery }, { ...o.apply, namespace: ns, signal: o.signal });
+    const onResult = o.onResult && ((r: ApplyResult) => o.onResult!(context, r));
+    // A CRD or APIService written invalidates discovery for the next kdyn and kubectl runs (written at the context's flush()).
+    const report = await applyManifests(copy, { mapper, client, clock: o.clock, discovery }, { ...o.apply, namespace: ns, signal: o.signal, onResult });
     if (!o.wait || o.apply.dryRun || report.interrupted) return { report };
     // As a single-context --wait: this context's objects, watched on its own connection.
     const signal = o.signal ?? new AbortController().signal;
@@ -54,8 +59,8 @@ export async function fleetApply(contexts: readonly string[], open: (context: st
 /** What `--dry-run=client` would send to one context: its requests, and the objects it cannot map. */
 export type ContextPlan = Awaited<ReturnType<typeof planRequests>>;
 
-/** `--dry-run=client` over the fleet: each context's requests, planned with its own mapper (reads discovery only). */
-export async function fleetPlan(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: Omit<FleetApplyOptions, 'onContext' | 'wait'> & { onContext(result: ContextResult<ContextPlan>): void }): Promise<Array<ContextResult<ContextPlan>>> {
+/** `--dry-run=client` over the contexts: each context's requests, planned with its own mapper (reads discovery only). */
+export async function planContexts(contexts: readonly string[], open: (context: string) => Member, manifests: readonly Manifest[], o: Omit<FleetApplyOptions, 'onContext' | 'wait' | 'onResult'> & { onContext(result: ContextResult<ContextPlan>): void }): Promise<Array<ContextResult<ContextPlan>>> {
   // As for one context: no connection beyond discovery's (none with a fresh cache).
   return perContext(contexts, open, manifests, o, async (copy, m, namespace) => {
     const [mapper, ns] = await Promise.all([m.mapper(), namespace()]);
@@ -68,13 +73,13 @@ async function perContext<T>(
   contexts: readonly string[],
   open: (context: string) => Member,
   manifests: readonly Manifest[],
-  o: Omit<FleetApplyOptions, 'onContext'> & { onContext(result: ContextResult<T>): void },
-  work: (copy: Manifest[], m: Member, namespace: () => Promise<string>) => Promise<T>,
+  o: Omit<FleetApplyOptions, 'onContext' | 'onResult'> & { onContext(result: ContextResult<T>): void },
+  work: (copy: Manifest[], m: Member, namespace: () => Promise<string>, context: string) => Promise<T>,
 ): Promise<Array<ContextResult<T>>> {
   return fanOut<Member, T>(
     contexts,
     // Each context gets its own copy: what one server answers must not leak into another's request.
-    (m) => work(structuredClone(manifests) as Manifest[], m, async () => o.apply.namespace ?? m.namespace()),
+    (m, context) => work(structuredClone(manifests) as Manifest[], m, async () => o.apply.namespace ?? m.namespace(), context),
     {
       open,
       close: async (m) => {

@@ -157,9 +157,7 @@ export class WatchPrinter {
 
   /** kubectl drops managedFields from objects it prints, but not inside a WatchEvent. */
   private strip(obj: Unstructured, inEvent: boolean): Unstructured {
-    if (this.o.keepManagedFields || inEvent || obj.metadata?.managedFields === undefined) return obj;
-    const { managedFields: _drop, ...metadata } = obj.metadata;
-    return { ...obj, metadata };
+    return this.o.keepManagedFields || inEvent ? obj : withoutManagedFields(obj);
   }
 
   /**
@@ -206,6 +204,13 @@ export class WatchPrinter {
     }
     return formatColumns(rows, { minWidth: TABWRITER_MIN_WIDTH, remembered: this.widths });
   }
+}
+
+/** The object without metadata.managedFields (the object itself when it has none; never changed in place). */
+export function withoutManagedFields(obj: Unstructured): Unstructured {
+  if (obj.metadata?.managedFields === undefined) return obj;
+  const { managedFields: _drop, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
 function sameKind(a: GroupKind, b: GroupKind): boolean {

@@ -1,23 +1,26 @@
 /**
- * `kdyn apply`: server-side apply of manifests (src/apply does the work). Reads and checks every
- * `-f` source before any connection is made, then applies in stages and prints one line per object
- * in input order (`kind.group/name serverside-applied`, `unchanged`, kubectl's ` (server dry run)`),
- * or the objects (`-o name|json|yaml|jsonl`). Failures go to stderr one line each, then a summary;
- * exit 1 if any object failed, 130 after SIGINT and 143 after SIGTERM (no new request starts, the
- * ones in flight finish, the summary says what was done).
+ * `kdyn apply`: server-side apply of manifests (src/apply does the work) to one context, or to
+ * several (`--context a,b`, a glob, `--all-contexts`: docs/fleet.md), through one path
+ * (../../fleet/apply.ts). Reads and checks every `-f` source before any connection is made, then
+ * applies in stages. One context prints one line per object in input order as it comes (`kind.group/name
+ * serverside-applied`, `unchanged`, kubectl's ` (server dry run)`), or the objects (`-o
+ * name|json|yaml|jsonl`); failures go to stderr one line each, then a summary. A fleet prints each
+ * context's objects, failures and summary together, in the contexts' order, each naming its context
+ * (../../printers/context-apply.ts). `--dry-run=client` prints the requests instead. Exit 1 if any
+ * object or context failed, 130 after SIGINT and 143 after SIGTERM (no new request starts, the ones
+ * in flight finish, the summary says what was done).
  */
 import type { IO } from '../../core/io.js';
 import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
-import { createPrinter, type ApplyPrinter } from '../../printers/index.js';
 import { decodeSources, noObjectsError, readSources, readStream } from '../../apply/sources.js';
-import { ManifestError, type Manifest } from '../../apply/manifests.js';
-import { planRequests } from '../../apply/requests.js';
-import { applyManifests, type ApplyOptions, type ApplyResult } from '../../apply/apply.js';
-import { failureReason } from '../../apply/conflict.js';
-import { clientDryRunSummary, failureLine, objectRef, summaryLine, waitForApplied } from '../../apply/report.js';
-import { wantsFleet } from '../fleet.js';
-import { readOptions, type ApplyCommandOptions } from '../apply-options.js';
+import { ManifestError } from '../../apply/manifests.js';
+import { applyContexts, planContexts } from '../../fleet/apply.js';
+import type { ContextResult } from '../../fleet/fanout.js';
+import { createContextApplyPrinter } from '../../printers/context-apply.js';
+import { contextsFor } from '../fleet.js';
+import { readOptions } from '../apply-options.js';
+import { printPlan, printReport, printResult } from '../apply-report.js';
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
   try {
@@ -36,22 +39,9 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
   const sources = await readSources(opts.files, { cwd: io.cwd, recursive: opts.recursive, stdin: () => readStream(io.stdin) });
   const manifests = decodeSources(sources);
   if (manifests.length === 0) throw noObjectsError(sources);
-  // Several contexts (issue 24): ../../fleet/apply.ts.
-  if (wantsFleet(args.flags, false)) return (await import('./apply-fleet.js')).runFleet(args, ctx, io, opts, manifests);
-
-  const applyOpts: ApplyOptions = {
-    fieldManager: opts.fieldManager,
-    force: opts.force,
-    dryRun: opts.dryRun === 'server',
-    fieldValidation: opts.validation,
-    concurrency: opts.concurrency,
-    namespace: await ctx.namespace(),
-    enforceNamespace: ctx.explicit.has('namespace'),
-  };
-  if (opts.dryRun === 'client') return clientDryRun(manifests, ctx, io, opts, applyOpts);
-
-  await ctx.preconnect();
-  const [mapper, client, discovery] = await Promise.all([ctx.mapper(), ctx.dynamic(), ctx.discovery()]);
+  const fleet = await contextsFor(args, ctx, { namespaces: false });
+  const serverDryRun = opts.dryRun === 'server';
+  const out = await createContextApplyPrinter(opts.output, { serverDryRun, clientDryRun: opts.dryRun === 'client' }, fleet.showContext, io);
   // SIGINT/SIGTERM (until the summary): no new request starts, the ones in flight finish.
   const stop = new AbortController();
   let signalled: 'SIGINT' | 'SIGTERM' | undefined;
@@ -59,46 +49,50 @@ async function runApply(args: ParsedArgs, ctx: Context, io: IO): Promise<number>
     signalled ??= sig;
     stop.abort();
   });
-  try {
-    const printer = await createPrinter(opts.output, { serverDryRun: opts.dryRun === 'server', clientDryRun: false }, io);
-    // A CRD or APIService written invalidates discovery for the next kdyn and kubectl runs (written at ctx.flush()).
-    const report = await applyManifests(manifests, { client, mapper, discovery, clock: ctx.clock }, {
-      ...applyOpts,
-      signal: stop.signal,
+  let failed = false;
+  let error: { error: unknown } | undefined;
+  /** A context's result: its output, or (down, unmappable input) its error: a fleet's one line, one context's the command's. */
+  const each = <T>(print: (context: string, value: T) => boolean) => (r: ContextResult<T>) => {
+    if (r.ok) {
+      failed = print(r.context, r.value) || failed;
+      return;
+    }
+    failed = true;
+    if (fleet.fleet) fleet.report(r.context, r.error);
+    else error ??= { error: r.error };
+  };
+  const common = {
+    apply: {
+      fieldManager: opts.fieldManager,
+      force: opts.force,
+      dryRun: serverDryRun,
+      fieldValidation: opts.validation,
+      concurrency: opts.concurrency,
+      enforceNamespace: ctx.explicit.has('namespace'),
       detectUnchanged: opts.output.format === 'text',
       establishTimeoutMs: opts.timeoutGiven ? opts.timeoutMs : undefined,
-      onResult: (r) => printResult(r, printer, io),
-    });
-    printer.end();
-    let failed = report.failed + report.unknown;
-    let ready: number | undefined;
-    if (opts.wait && !report.interrupted && opts.dryRun === 'none') {
-      const waited = await waitForApplied(report, client, { clock: ctx.clock, timeoutMs: opts.timeoutMs, signal: stop.signal });
-      for (const line of waited.errors) io.stderr.write(line);
-      ready = waited.ready;
-      failed += waited.errors.length;
+    },
+    concurrency: fleet.concurrency,
+    signal: stop.signal,
+    clock: ctx.clock,
+  };
+  try {
+    if (opts.dryRun === 'client') {
+      await planContexts(fleet.contexts, fleet.open, manifests, { ...common, onContext: each((context, plan) => printPlan(out, context, plan, manifests.length)) });
+    } else {
+      // One context prints each object as it comes; a fleet, each context's together, in the contexts' order.
+      const streamed = !fleet.showContext;
+      await applyContexts(fleet.contexts, fleet.open, manifests, {
+        ...common,
+        wait: opts.wait ? { timeoutMs: opts.timeoutMs } : undefined,
+        onResult: streamed ? (context, r) => printResult(out, context, r) : undefined,
+        onContext: each((context, applied) => printReport(out, context, applied, { streamed, serverDryRun })),
+      });
     }
-    io.stderr.write(summaryLine(report, { serverDryRun: opts.dryRun === 'server', ready, interrupted: stop.signal.aborted }) + '\n');
-    if (signalled) return signalled === 'SIGINT' ? 130 : 143;
-    return failed > 0 ? 1 : 0;
   } finally {
     unregister?.();
   }
-}
-
-/** One result as it comes: a failure on stderr, an applied object to the printer. */
-function printResult(r: ApplyResult, printer: ApplyPrinter, io: IO): void {
-  if (r.status === 'failed' || r.status === 'unknown') io.stderr.write(failureLine(r) + '\n');
-  else if (r.status !== 'skipped' && r.object) printer.page([{ ref: objectRef(r), unchanged: r.status === 'unchanged', object: r.object }]);
-}
-
-/** --dry-run=client: the requests that would be sent, printed; nothing is sent. */
-async function clientDryRun(manifests: Manifest[], ctx: Context, io: IO, opts: ApplyCommandOptions, applyOpts: ApplyOptions): Promise<number> {
-  const { requests, errors } = await planRequests(manifests, { mapper: await ctx.mapper() }, applyOpts);
-  const printer = await createPrinter(opts.output, { serverDryRun: false, clientDryRun: true }, io);
-  printer.page(requests.map((r) => ({ ref: objectRef({ manifest: r.manifest, sent: r.body }), unchanged: false, object: r.body, request: r })));
-  printer.end();
-  for (const e of errors) io.stderr.write(`error: ${failureReason(e.error)}\n`);
-  io.stderr.write(`${clientDryRunSummary(manifests.length, requests.length, errors.length)}\n`);
-  return errors.length ? 1 : 0;
+  if (error) throw error.error;
+  if (signalled) return signalled === 'SIGINT' ? 130 : 143;
+  return failed ? 1 : 0;
 }
