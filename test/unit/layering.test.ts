@@ -37,7 +37,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['discovery', 'dynamic'],
   ['restmapper', 'watch', 'openapi'],
   ['apply', 'informer', 'live'],
-  ['fleet', 'typegen', 'diff'],
+  ['diff'],
+  ['fleet', 'typegen'],
   [ROOT],
   ['cli'],
 ];
@@ -66,7 +67,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   informer: ['core', 'dynamic', 'watch'],
   live: ['core', 'printers'],
   // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
-  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
+  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'diff'],
   [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen', 'diff'],
   cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'diff', 'live', ROOT],
 };

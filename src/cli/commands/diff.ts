@@ -1,6 +1,6 @@
 /**
  * `kdyn diff`: what applying the manifests would change (../../diff/), over one context or several
- * (one cluster is a fleet of one: ../../fleet/fanout.ts). The input is read and checked, and the diff
+ * (one cluster is a fleet of one: ../../fleet/diff.ts). The input is read and checked, and the diff
  * program found, before any request. One context without a fleet selector prints exactly what
  * kubectl diff --server-side prints; several print one section per context, `# context "NAME"` and
  * its diff, in the contexts' order, a failed context being one error line. Exit status as kubectl's:
@@ -13,11 +13,11 @@ import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
 import { reportError } from '../report-error.js';
 import { decodeSources, readSources, readStream } from '../../apply/sources.js';
-import { ManifestError, type Manifest } from '../../apply/manifests.js';
-import { diffManifests, type DiffOptions } from '../../diff/diff.js';
-import { diffCommand, DiffProgramError, findProgram, unifiedDiff, type ProgramRun } from '../../diff/program.js';
-import { fanOut, type ContextResult } from '../../fleet/fanout.js';
-import { fleetRequest } from '../fleet.js';
+import { ManifestError } from '../../apply/manifests.js';
+import { diffCommand, DiffProgramError, findProgram, type ProgramRun } from '../../diff/program.js';
+import { diffContexts } from '../../fleet/diff.js';
+import type { ContextResult } from '../../fleet/fanout.js';
+import { contextsFor } from '../fleet.js';
 
 /** kubectl diff's status for an error (its CheckDiffErr: an error's code plus one). */
 const ERROR_EXIT = 2;
@@ -55,17 +55,8 @@ async function runDiff(args: ParsedArgs, ctx: Context, io: IO): Promise<number> 
   if (empty.length) throw new ManifestError([`error reading [${empty.join(', ')}]: recognized file extensions are [.json .yaml .yml]`]);
   const manifests = decodeSources(sources);
 
-  const fleet = await fleetRequest(args, ctx, { namespaces: false });
+  const fleet = await contextsFor(args, ctx, { namespaces: false });
   const several = fleet.showContext;
-  const options: DiffOptions = {
-    fieldManager: typeof f['field-manager'] === 'string' && f['field-manager'] ? f['field-manager'] : 'kdyn',
-    force: f['force-conflicts'] === true,
-    enforceNamespace: ctx.explicit.has('namespace'),
-    selector,
-    concurrency,
-    showManagedFields: f['show-managed-fields'] === true,
-    skipUnchanged: f['skip-unchanged'] !== false,
-  };
   let errors = 0;
   let differs = false;
   const print = (r: ContextResult<ProgramRun>) => {
@@ -79,28 +70,22 @@ async function runDiff(args: ParsedArgs, ctx: Context, io: IO): Promise<number> 
       fleet.report(r.context, r.error);
     }
   };
-  await fanOut<Context, ProgramRun>(
-    fleet.contexts,
-    async (c, context) => {
-      await c.preconnect();
-      const [mapper, client, namespace] = await Promise.all([c.mapper(), c.dynamic(), c.namespace()]);
-      const warn = (message: string, style: 'klog' | 'plain') => (style === 'klog' ? c.logger.warn(message) : io.stderr.write(several ? `context ${JSON.stringify(context)}: ${message}` : message));
-      // Each context gets its own copy: what one server answers must not leak into another's request.
-      const report = await diffManifests(structuredClone(manifests) as Manifest[], { mapper, client }, { ...options, namespace, onWarning: warn });
-      return unifiedDiff(report.objects, { env: io.env });
+  await diffContexts(fleet.contexts, fleet.open, manifests, {
+    diff: {
+      fieldManager: typeof f['field-manager'] === 'string' && f['field-manager'] ? f['field-manager'] : 'kdyn',
+      force: f['force-conflicts'] === true,
+      enforceNamespace: ctx.explicit.has('namespace'),
+      selector,
+      concurrency,
+      showManagedFields: f['show-managed-fields'] === true,
+      skipUnchanged: f['skip-unchanged'] !== false,
     },
-    {
-      open: fleet.open,
-      close: async (c) => {
-        if (c === ctx) return; // the command's own context: closed by main
-        await c.flush();
-        c.close();
-      },
-      concurrency: fleet.concurrency,
-      clock: ctx.clock,
-      onResult: print,
-    },
-  );
+    env: io.env,
+    concurrency: fleet.concurrency,
+    clock: ctx.clock,
+    onWarning: (context, message, style) => (style === 'klog' ? ctx.logger.warn(message) : io.stderr.write(several ? `context ${JSON.stringify(context)}: ${message}` : message)),
+    onContext: print,
+  });
   if (errors > 0) return ERROR_EXIT;
   return differs ? 1 : 0;
 }
