@@ -8,7 +8,9 @@
  *     k.client.resource({ group: '', version: 'v1', resource: 'namespaces' }).listAll());
  *   for (const r of results) console.log(r.context, r.ok ? r.value.items.length : r.error);
  */
-import { connectComposed, type Connection, type ConnectOptions } from './connect.js';
+import { compose, connectComposed, type Connection, type ConnectOptions } from './connect.js';
+import { deleteResources, type DeleteEvent, type DeleteRunOptions } from './delete/delete.js';
+import type { DeleteSelection } from './delete/targets.js';
 import { fanOut, type ContextResult, type FanOutOptions } from './fleet/fanout.js';
 import { chooseContexts, listContexts } from './fleet/contexts.js';
 
@@ -44,4 +46,28 @@ export async function forEachContext<T>(
     clock: options.clock,
     onResult,
   });
+}
+
+/**
+ * `kdyn delete` for a deploy script: deletes `selection` (manifests, or resource arguments with
+ * selectors) in each selected context (default: the current one), as the CLI does, waiting until
+ * the objects are gone unless `wait: false`. Yields each context's events together, in selection
+ * order, each tagged with its context: `deleted`, `warning`, `error` (an object's), `none`,
+ * `failed` (the whole context), then `done`.
+ *
+ *   for await (const ev of deleteInContexts({ contexts: 'prod-*' }, { manifests }, { timeoutMs: 120_000 }))
+ *     if (ev.type === 'error' || ev.type === 'failed') process.exitCode = 1;
+ */
+export async function* deleteInContexts(
+  options: Omit<ForEachContextOptions<void>, 'onResult' | 'timeoutMs'>,
+  selection: DeleteSelection,
+  deleteOptions: DeleteRunOptions = {},
+): AsyncGenerator<DeleteEvent, void, undefined> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const available = await listContexts({ kubeconfig: options.kubeconfig, env, cwd });
+  const names = chooseContexts(available, options);
+  const { contexts: _c, allContexts: _a, concurrency, signal, ...connectOptions } = options;
+  const open = (context: string) => compose({ ...connectOptions, env, cwd, merged: available.merged, flags: { ...options.flags, context } });
+  yield* deleteResources(names, open, selection, { contextConcurrency: concurrency, signal, clock: options.clock, ...deleteOptions });
 }

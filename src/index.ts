@@ -47,6 +47,7 @@ export { createOpenApiV3, type OpenApiV3, type OpenApiV3Options, type OpenApiDoc
 export { generateModule, type KindSource, type GenerateOptions } from './typegen/generate.js';
 export { generateFiles, kindsFromServer, kindsFromCrdManifests, type ServerKindsDeps } from './typegen/types.js';
 export { kindFromDocument, kindsFromCrd, missingRequired } from './typegen/sources.js';
+export { explain, ExplainError, renderExplain, type ExplainDeps, type ExplainOptions, type RenderInput } from './explain/index.js';
 
 // Watching: a Reflector-style watcher (list, watch, resume, relist on 410) as an async iterator.
 export { Watcher, watch } from './watch/watcher.js';
@@ -112,6 +113,13 @@ export { statusConditions, findCondition, hasCondition, type Condition, type Con
 export { readiness, type Readiness } from './apply/ready.js';
 export { waitReady, type WaitItem, type WaitOptions, type WaitOutcome } from './apply/wait.js';
 export { isApplyConflict } from './apply/conflict.js';
+
+// Deleting as kubectl delete does (manifests, names, selectors; the wait until gone), in one or more contexts.
+export { deleteInContexts } from './connect-contexts.js';
+export { deleteResources, type DeleteRunOptions, type DeleteEvent, type DeleteMember, type DryRun } from './delete/delete.js';
+export type { DeleteSelection, DeleteTarget } from './delete/targets.js';
+export { waitGone, type GoneItem, type GoneOutcome, type GoneOptions } from './delete/wait.js';
+export { deletedLine } from './delete/report.js';
 
 // Controllers: a shared informer (store, indexes, handlers, resync, health) over the watcher, and a work queue.
 export { Informer, informer } from './informer/informer.js';

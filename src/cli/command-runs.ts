@@ -17,6 +17,8 @@ const RUNS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   __complete: () => import('./commands/complete.js'),
   completion: () => import('./commands/completion.js'),
   diff: () => import('./commands/diff.js'),
+  explain: () => import('./commands/explain.js'),
+  delete: () => import('./commands/delete.js'),
   get: () => import('./commands/get.js'),
   watch: () => import('./commands/watch.js'),
   types: () => import('./commands/types.js'),

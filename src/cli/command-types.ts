@@ -17,6 +17,8 @@ export interface FlagSpec {
   /** For `array`: split each value at commas as well (pflag stringSlice). */
   commaSplit?: boolean;
   hidden?: boolean;
+  /** The value of a non-boolean flag given without one (`--cascade` alone: pflag's NoOptDefVal); `--flag v` then never takes `v`. */
+  noValue?: string;
 }
 
 export interface ParsedArgs {

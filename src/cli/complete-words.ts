@@ -7,7 +7,7 @@
  * lists that need the cluster are fetched by `kdyn __complete words` (./commands/complete.ts).
  */
 import { COMMANDS, GLOBAL_FLAGS, findCommand, type CommandSpec, type FlagSpec } from './spec.js';
-import { CONNECTION_FLAGS, FILE_FLAGS, OUTPUT_FORMATS, SHELLS, TYPE_AND_NAME_COMMANDS } from './completion.js';
+import { CONNECTION_FLAGS, FILE_FLAGS, OUTPUT_FORMATS, SHELLS, TYPE_AND_NAME_COMMANDS, TYPE_ONLY_COMMANDS } from './completion.js';
 
 /** cobra's ShellCompDirective bits. 0 (default): the shell may complete file names when nothing is offered. */
 export const NO_SPACE = 2;
@@ -80,6 +80,7 @@ export function completeWords(all: readonly string[]): WordsCompletion {
     if (commandWord === 'help') return words(args.length === 0 ? visible().map((c): Candidate => [c.name, c.summary]) : [], cur);
     if (!command) return words([], '');
     if (command.name === 'completion') return words(args.length === 0 ? [...SHELLS] : [], cur);
+    if (TYPE_ONLY_COMMANDS.includes(command.name)) return args.length === 0 ? { kind: 'types', prefix: cur, suffix: '', directive: NO_FILE_COMP } : words([], '');
     if (!TYPE_AND_NAME_COMMANDS.includes(command.name)) return words([], '');
     return objectPlan(args, cur);
   })();

@@ -22,6 +22,9 @@ export const OUTPUT_FORMATS = [
 /** Commands whose first argument is a resource type and the next ones object names (watch, once it exists). */
 export const TYPE_AND_NAME_COMMANDS = ['get', 'watch', 'describe', 'delete'];
 
+/** Commands whose one argument is a resource type (`kdyn explain po<TAB>`), with no object names after it. */
+export const TYPE_ONLY_COMMANDS = ['explain'];
+
 /** Global flags that select the cluster, passed on to `kdyn __complete`. */
 export const CONNECTION_FLAGS = ['kubeconfig', 'context', 'cluster', 'user', 'namespace', 'server', 'token', 'certificate-authority',
   'client-certificate', 'client-key', 'insecure-skip-tls-verify', 'tls-server-name', 'cache-dir', 'as', 'as-group', 'as-uid'];
@@ -45,6 +48,7 @@ function valueFlags(flags: readonly FlagSpec[]): string[] {
 
 const visible = () => COMMANDS.filter((c) => !c.hidden);
 const typeCommands = () => visible().filter((c) => TYPE_AND_NAME_COMMANDS.includes(c.name)).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+const typeOnlyCommands = () => visible().filter((c) => TYPE_ONLY_COMMANDS.includes(c.name)).map((c) => c.name);
 const connectionWords = () => flagWords(GLOBAL_FLAGS.filter((f) => CONNECTION_FLAGS.includes(f.name)));
 
 /** The completion script for `shell` (`source <(kdyn completion bash)`, `kdyn completion fish | source`). */
@@ -122,6 +126,8 @@ ${perCommand}
       elif [[ "\${args[0]}" != *,* ]]; then
         COMPREPLY=($(compgen -W "$(kdyn __complete names "\${args[0]}" "\${conn[@]}" 2>/dev/null)" -- "$cur"))
       fi ;;
+    ${typeOnlyCommands().join('|') || '__none__'})
+      ((\${#args[@]} == 0)) && COMPREPLY=($(compgen -W "$(kdyn __complete types "\${conn[@]}" 2>/dev/null)" -- "$cur")) ;;
     completion) COMPREPLY=($(compgen -W "${SHELLS.join(' ')}" -- "$cur")) ;;
   esac
 }
@@ -179,6 +185,10 @@ function fishScript(): string {
     'end',
     'function __kdyn_objects',
     '    __kdyn_parse',
+    `    if contains -- "$__kdyn_cmd" ${typeOnlyCommands().join(' ') || '__none__'}`,
+    '        test (count $__kdyn_args) -eq 0; and kdyn __complete types $__kdyn_conn 2>/dev/null',
+    '        return',
+    '    end',
     `    contains -- "$__kdyn_cmd" ${typeCommands().join(' ') || '__none__'}; or return`,
     '    set -l cur (commandline -ct)',
     "    if string match -q -- '*/*' $cur",

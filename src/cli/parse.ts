@@ -27,6 +27,7 @@ export function parseArgv(argv: readonly string[], prog = 'kdyn'): ParseResult {
       const v = value === undefined ? true : parseBool(value, flag);
       flags[flag.name] = v;
     } else {
+      if (value === undefined && flag.noValue !== undefined) value = flag.noValue;
       if (value === undefined) {
         if (i + 1 >= argv.length) throw new UsageError(`flag needs an argument: ${token}`);
         value = argv[++i]!;

@@ -3,8 +3,10 @@
  * each as `serverRelativeURL` with a `?hash=` of its content), cached on disk next to discovery.
  *
  * Each run asks for the index once (kubectl's cached OpenAPI client and its HTTP disk cache do the
- * same: the index is `Cache-Control: no-cache`), conditionally when the server gave a validator
- * (`If-None-Match` from an ETag, `If-Modified-Since` from Last-Modified). A document whose cached copy
+ * same: the index is `Cache-Control: no-cache`), conditionally only when the server gave an ETag
+ * (`If-None-Match`). Never `If-Modified-Since`: Last-Modified counts whole seconds, so a CRD changed
+ * in the second of the last run would be answered 304 with the old hashes (kube-apiserver's index has
+ * no ETag; kubectl sends no validator for it and always gets the current one). A document whose cached copy
  * was fetched from the same `serverRelativeURL` (the same hash) is read from disk without a request:
  * kube-openapi serves hashed URLs as `public, immutable`. A document without a hash in its URL is
  * revalidated with its ETag. A hash that changed between the index and the request (the server
@@ -48,6 +50,13 @@ export interface OpenApiV3 {
   paths(): Promise<ReadonlyMap<string, string>>;
   /** One group-version's document (`groupVersion`: `v1`, `apps/v1`), from disk when its hash is unchanged. */
   groupVersion(groupVersion: string): Promise<OpenApiDocument>;
+  /**
+   * A value derived from one group-version's document (`name` tells derivations apart: a file name
+   * part of `[a-z0-9.-]`), kept on disk next to the document and valid while the index names the same
+   * document URL (hash): a warm run reads the small derived file instead of the whole document. `build`
+   * returns undefined when the value cannot be derived, then nothing is kept and the document is used.
+   */
+  derived<T>(groupVersion: string, name: string, build: (doc: OpenApiDocument) => T | undefined): Promise<T | OpenApiDocument>;
   /** Requests made so far (for tests and --v logs). */
   readonly requests: number;
 }
@@ -75,8 +84,8 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
       const cached = await files.read('index');
       const { file, fresh } = await get('/openapi/v3', cached);
       const index = parseIndex(file.body);
-      // Kept only when a later run can revalidate it (a validator) and it changed.
-      if (fresh && (file.etag || file.lastModified) && (file.body !== cached?.body || file.etag !== cached.etag || file.lastModified !== cached.lastModified)) {
+      // Kept only when a later run can revalidate it (an ETag) and it changed.
+      if (fresh && file.etag && (file.body !== cached?.body || file.etag !== cached.etag)) {
         await files.write('index', file);
       }
       return index;
@@ -85,13 +94,18 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
 
   async function groupVersion(gv: string): Promise<OpenApiDocument> {
     const key = documentKey(gv);
-    const url = (await paths()).get(key);
-    if (!url) throw new KdynError(`the server publishes no OpenAPI v3 document for ${gv} (/openapi/v3 lists no "${key}")`);
+    const index = paths();
+    index.catch(() => undefined);
+    // The cached copy is read and parsed while the index (which says whether it is current) is in flight.
     const cached = await files.read(key);
+    const parsed = cached?.url.includes('?hash=') ? tryParseDocument(cached.body) : undefined;
+    const url = (await index).get(key);
+    if (!url) throw new KdynError(`the server publishes no OpenAPI v3 document for ${gv} (/openapi/v3 lists no "${key}")`);
     let file: CachedFile;
     if (cached && cached.url === url && url.includes('?hash=')) {
-      file = cached;
       if (logger.enabled(6)) logger.info(6, `OpenAPI v3 ${key}: cached (hash unchanged)`);
+      if (parsed) return parsed;
+      file = cached;
     } else {
       const got = await get(url, cached);
       file = got.file;
@@ -100,9 +114,31 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
     return parseDocument(file.body, url);
   }
 
+  async function derived<T>(gv: string, name: string, build: (doc: OpenApiDocument) => T | undefined): Promise<T | OpenApiDocument> {
+    if (!/^[a-z0-9.-]+$/.test(name)) throw new KdynError(`OpenAPI v3: invalid derived name ${JSON.stringify(name)}`);
+    const key = documentKey(gv);
+    const index = paths();
+    index.catch(() => undefined);
+    const derivedKey = `${key}.${name}`;
+    const cached = await files.read(derivedKey);
+    const parsed = cached?.url.includes('?hash=') ? tryParseDocument(cached.body) : undefined;
+    const url = (await index).get(key);
+    if (parsed && cached?.url === url) {
+      if (logger.enabled(6)) logger.info(6, `OpenAPI v3 ${key}: ${name} cached (hash unchanged)`);
+      return parsed as T;
+    }
+    const doc = await groupVersion(gv);
+    const value = build(doc);
+    if (value === undefined) return doc;
+    const current = (await index).get(key);
+    if (current?.includes('?hash=')) await files.write(derivedKey, { url: current, body: JSON.stringify(value) });
+    return value;
+  }
+
   return {
     paths,
     groupVersion,
+    derived,
     get requests() {
       return requests;
     },
@@ -127,7 +163,6 @@ async function fetchConditional(
     const query = Object.fromEntries(new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (cached?.url === url && cached.etag) headers['If-None-Match'] = cached.etag;
-    if (cached?.url === url && cached.lastModified) headers['If-Modified-Since'] = cached.lastModified;
     counted();
     const res = await transport.request({ method: 'GET', path, query, headers, fallbackTimeoutMs: limits.timeoutMs, maxBodyBytes: limits.maxBodyBytes });
     if (res.status === 304 && cached?.url === url) return { file: cached, fresh: false };
@@ -144,6 +179,16 @@ async function fetchConditional(
 }
 
 /** A document's body as JSON (an object), or an error naming the URL it came from. */
+/** A cached document's text as JSON, or undefined when it is not a JSON object. */
+function tryParseDocument(text: string): OpenApiDocument | undefined {
+  try {
+    const doc = JSON.parse(text) as unknown;
+    return doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as OpenApiDocument) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function parseDocument(body: string, url: string): OpenApiDocument {
   try {
     const doc = JSON.parse(body) as OpenApiDocument;

@@ -14,7 +14,7 @@ import type { CachedDiscovery } from '../discovery/types.js';
 import { NoKindMatchError, NoResourceMatchError } from './errors.js';
 import { DiscoveryRESTMapper } from './mapper.js';
 import { categoryToken, lookupToken } from './name-index.js';
-import type { RESTMapper, ResourceMapping } from './types.js';
+import type { RESTMapper, Resolution, ResourceMapping } from './types.js';
 
 export interface DeferredRESTMapperOptions {
   /** Receives warnings without the `Warning: ` prefix. */
@@ -49,6 +49,20 @@ export class DeferredRESTMapper implements RESTMapper {
     const { mapping, warnings } = await this.#withRetry((m) => m.resolve(arg));
     for (const w of warnings) this.#options.warn(w);
     return mapping;
+  }
+
+  async resourcesFor(name: string): Promise<ResourceMapping[]> {
+    const indexed = await this.#indexedMapper(lookupToken(name));
+    let found: Resolution<ResourceMapping[]> | undefined;
+    try {
+      // The index lists every group serving the name (or the short name, whose group is the one kept).
+      found = indexed?.resourcesFor(name);
+    } catch {
+      // The full mapper below answers, with its refetch rules.
+    }
+    found ??= await this.#withRetry((m) => m.resourcesFor(name));
+    for (const w of found.warnings) this.#options.warn(w);
+    return found.mapping;
   }
 
   mappingForKind(group: string, version: string, kind: string): Promise<ResourceMapping> {

@@ -63,6 +63,19 @@ export class DiscoveryRESTMapper {
     throw new NoResourceMatchError(arg, kindDot < 0 ? arg : arg.slice(0, kindDot), suggestNames(this.#catalog, arg), this.#catalog.incomplete);
   }
 
+  /**
+   * Every resource a bare name (`deployments`, `deploy`, `Pod`; no dots) maps to, highest priority first:
+   * kubectl's ShortcutExpander + PriorityRESTMapper ResourcesFor (short names expanded, plural and
+   * singular matched case-insensitively, one per group-version). Throws NoResourceMatchError when none.
+   */
+  resourcesFor(name: string): Resolution<ResourceMapping[]> {
+    const warnings: string[] = [];
+    const p = expandShortcut(this.#catalog, { resource: name.toLowerCase(), version: '', group: '' }, warnings);
+    const hits = this.#catalog.byName(p.resource).filter((h) => !p.group || h.gv.group === p.group);
+    if (!hits.length) throw new NoResourceMatchError(name, name, suggestNames(this.#catalog, name), this.#catalog.incomplete);
+    return { mapping: [...hits].sort((a, b) => a.gv.rank - b.gv.rank).map((h) => this.#mappingFor(h)), warnings };
+  }
+
   /** GVK -> mapping (kubectl's RESTMapping(GroupKind, version)). `version` '' = preferred version first. */
   mappingForKind(group: string, version: string, kind: string): ResourceMapping {
     const hit = this.#kindMapping(group, version, kind, false);

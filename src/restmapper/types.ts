@@ -27,8 +27,8 @@ export interface ResourceMapping {
 }
 
 /** A mapping plus the shortcut warnings (`short name "po" could also match ...`) produced on the way. */
-export interface Resolution {
-  readonly mapping: ResourceMapping;
+export interface Resolution<M = ResourceMapping> {
+  readonly mapping: M;
   readonly warnings: readonly string[];
 }
 
@@ -44,6 +44,11 @@ export interface RESTMapper {
    * `Deployment.v1.apps`.
    */
   resourceFor(arg: string): Promise<ResourceMapping>;
+  /**
+   * Every resource a bare name (no dots: `deployments`, `deploy`, `Pod`) maps to, in every group that
+   * serves it, highest priority first (kubectl's `ResourcesFor`, which `kubectl explain` uses).
+   */
+  resourcesFor(name: string): Promise<ResourceMapping[]>;
   /** GVK -> resource, for manifests. `version` '' means the group's preferred version first. */
   mappingForKind(group: string, version: string, kind: string): Promise<ResourceMapping>;
   /** A category's members (`all`, CRD-defined ones) as `resource` / `resource.group`, in kubectl's order; undefined if no such category. */

@@ -3,12 +3,12 @@
  * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
  *
  *   core ← jsonpath, gotemplate ← kubeconfig, printers, startup, workqueue ← transport, wait ← discovery,
- *        dynamic ← restmapper, watch, openapi ← apply, informer, live ← fleet, typegen ← (root: index.ts,
+ *        dynamic ← restmapper, watch, openapi ← apply, informer, live ← fleet, typegen, explain ← delete ← (root: index.ts,
  *        connect.ts, the composition root) ← cli
  * (jsonpath and gotemplate are the template engines, leaves that know only core: printers use both,
  * wait reads JSONPath; startup is the process tuning only the CLI uses; informer and
  * workqueue are the library's controller machinery; live is the watch's full-screen view; fleet fans
- * one context's work out over several; typegen makes TypeScript from openapi's schemas.)
+ * one context's work out over several; typegen makes TypeScript from openapi's schemas, explain text; delete is that verb over one or more contexts.)
  *
  * A folder imports only the folders ALLOWED lists for it, and ALLOWED may only point down LAYERS: an
  * import the table does not list fails, and so does a table entry that points up (or sideways). A
@@ -38,7 +38,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['restmapper', 'watch', 'openapi'],
   ['apply', 'informer', 'live'],
   ['diff'],
-  ['fleet', 'typegen'],
+  ['fleet', 'typegen', 'explain'],
+  ['delete'],
   [ROOT],
   ['cli'],
 ];
@@ -63,13 +64,17 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   typegen: ['core', 'discovery', 'restmapper', 'openapi', 'apply'],
   // What applying would change (kdyn diff): apply's mapping and reads, a dry-run apply, kubectl's YAML texts.
   diff: ['core', 'printers', 'dynamic', 'restmapper', 'apply'],
+  // kubectl explain: a resource's OpenAPI v3 schema as text (issue 37).
+  explain: ['core', 'jsonpath', 'restmapper', 'openapi'],
   apply: ['core', 'discovery', 'dynamic', 'restmapper', 'wait', 'watch'],
   informer: ['core', 'dynamic', 'watch'],
   live: ['core', 'printers'],
   // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
   fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'diff'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen', 'diff'],
-  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'diff', 'live', ROOT],
+  // The delete verb over one or more contexts (issue 37): targets, DELETEs, the wait until gone, fanned out.
+  delete: ['core', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet'],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen', 'diff', 'explain', 'delete'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'diff', 'explain', 'live', 'delete', ROOT],
 };
 
 /** Known breaks of the table: `file -> folder`, with why it is still there. */

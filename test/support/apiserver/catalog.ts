@@ -47,6 +47,11 @@ export interface CatalogOptions {
   discovery: 'aggregated' | 'legacy';
   /** Built-in data; loaded from data/builtins-v1.32.json when omitted. */
   builtins?: BuiltinData;
+  /**
+   * Recorded OpenAPI v3 documents by key (`api/v1`): their paths and component schemas replace the
+   * generated ones of that group-version's document (openapi-fixtures.ts loads a real server's).
+   */
+  openapiDocuments?: ReadonlyMap<string, Obj>;
 }
 
 export interface LocalCatalog extends Catalog, CatalogView {
@@ -104,7 +109,7 @@ export function createCatalog(options: CatalogOptions): LocalCatalog {
   }
 
   const discovery = createDiscoveryHandler(view);
-  const openapi = createOpenApiHandler(view);
+  const openapi = createOpenApiHandler(view, options.openapiDocuments);
 
   return {
     ...view,

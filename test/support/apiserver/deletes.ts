@@ -41,6 +41,13 @@ export function deleteObject(b: Backend, t: Target, req: ResourceRequest): RawRe
   } else if (id === '/pods') {
     answer = { ...old, metadata: { ...old.metadata, deletionTimestamp: now, deletionGracePeriodSeconds: Number(req.query.get('gracePeriodSeconds') ?? opts.gracePeriodSeconds ?? old.spec?.terminationGracePeriodSeconds ?? 30) } };
   }
+  // An object with finalizers stays, terminating, until an update removes the last one (objects.ts applyUpdate).
+  const finalizers = Array.isArray(old.metadata.finalizers) && old.metadata.finalizers.length > 0;
+  if (finalizers && !answer) {
+    const terminating = { ...old, metadata: { ...old.metadata, deletionTimestamp: old.metadata.deletionTimestamp ?? now, deletionGracePeriodSeconds: 0 } };
+    if (isDry || old.metadata.deletionTimestamp) return respondObject(b, t, req, 200, isDry ? terminating : old);
+    return respondObject(b, t, req, 200, b.store.update(t.group, t.resource, terminating));
+  }
   if (!isDry) {
     if (id === '/namespaces') b.store.deleteNamespaceContents(t.name);
     const gone = b.store.delete(t.group, t.resource, t.namespace, t.name)!;

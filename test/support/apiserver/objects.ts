@@ -276,6 +276,11 @@ export function applyUpdate(b: Backend, t: Target, req: ResourceRequest, old: Ob
   const stored = normalizeForStorage(o, t.served);
   if (dryRun(req)) return respondObject(b, t, req, 200, stored);
   b.store.update(t.group, t.resource, stored);
+  // A terminating object whose last finalizer is gone is deleted (the answer is its last state).
+  if (stored.metadata.deletionTimestamp && !(Array.isArray(stored.metadata.finalizers) && stored.metadata.finalizers.length > 0)) {
+    b.store.delete(t.group, t.resource, t.namespace, t.name);
+    return respondObject(b, t, req, 200, stored);
+  }
   if (t.group === 'apiextensions.k8s.io' && t.resource === 'customresourcedefinitions') b.crds.updated(stored);
   return respondObject(b, t, req, 200, stored);
 }

@@ -34,7 +34,7 @@ const NO_CACHE = 'no-cache, private';
 const ONE_YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /** Answers `/openapi/v2`, `/openapi/v3` and `/openapi/v3/<key>`; undefined for other paths. */
-export function createOpenApiHandler(view: CatalogView): OpenApiHandler {
+export function createOpenApiHandler(view: CatalogView, recorded?: ReadonlyMap<string, Obj>): OpenApiHandler {
   const gvCache = new Map<string, { resources: readonly CatalogResource[]; doc: Doc }>();
   const staticCache = new Map<string, Doc>();
   let index: { revision: number; docs: Map<string, () => Doc>; body: string } | undefined;
@@ -65,7 +65,7 @@ export function createOpenApiHandler(view: CatalogView): OpenApiHandler {
         docs.set(key, () => {
           const hit = gvCache.get(key);
           if (hit && sameResources(hit.resources, v.resources)) return hit.doc;
-          const doc = makeDoc(groupVersionDocument(g, v));
+          const doc = makeDoc(withRecorded(groupVersionDocument(g, v), recorded?.get(key)));
           gvCache.set(key, { resources: v.resources, doc });
           return doc;
         });
@@ -125,6 +125,16 @@ function openApiV2(headers: IncomingHttpHeaders): RawResponse {
 function v2Protobuf(): Buffer {
   const field = (n: number, bytes: Buffer): Buffer => Buffer.concat([Buffer.from([(n << 3) | 2, bytes.length]), bytes]);
   return Buffer.concat([field(1, Buffer.from('2.0')), field(2, field(1, Buffer.from(V2_INFO.title)))]);
+}
+
+/** The generated document with a recorded one's paths and component schemas put over it. */
+function withRecorded(doc: Obj, recorded: Obj | undefined): Obj {
+  if (!recorded) return doc;
+  return {
+    ...doc,
+    paths: { ...doc.paths, ...recorded.paths },
+    components: { ...doc.components, schemas: { ...doc.components?.schemas, ...recorded.components?.schemas } },
+  };
 }
 
 function sameResources(a: readonly CatalogResource[], b: readonly CatalogResource[]): boolean {

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
-import type { Catalog, RawResponse } from './types.js';
+import type { Catalog, Obj, RawResponse } from './types.js';
 import { Faults } from './faults.js';
 import { Store } from './storage.js';
 import { generateServingCerts } from './tls.js';
@@ -52,6 +52,8 @@ export interface ServerOptions {
   clock?: Clock;
   /** What is served (default: catalog.ts's createCatalog; mini-catalog.ts has a small alternative). */
   catalog?: Catalog;
+  /** Recorded OpenAPI v3 documents for the default catalog (CatalogOptions.openapiDocuments; openapi-fixtures.ts). */
+  openapiDocuments?: ReadonlyMap<string, Obj>;
   /** Fixed tokens (default: random). */
   token?: string;
   readOnlyToken?: string;
@@ -67,6 +69,8 @@ export interface RequestLogEntry {
   time: number;
   /** The client's port: requests with the same one came on the same connection. */
   remotePort?: number;
+  /** A DELETE's body (its DeleteOptions: propagation policy, grace period), as sent. */
+  body?: string;
 }
 
 export interface KubeconfigFileOptions {
@@ -169,7 +173,7 @@ async function drip(res: http.ServerResponse, body: Buffer, o: { bytes: number; 
 
 export async function startServer(options: ServerOptions = {}): Promise<LocalApiServer> {
   const clock = options.clock ?? systemClock;
-  const catalog = options.catalog ?? createCatalog({ discovery: options.discovery ?? 'aggregated' });
+  const catalog = options.catalog ?? createCatalog({ discovery: options.discovery ?? 'aggregated', openapiDocuments: options.openapiDocuments });
   const store = new Store({ historyLimit: options.watchHistory });
   const watches = new Watches();
   if (options.watchBookmarkIntervalMs !== undefined) watches.bookmarkIntervalMs = options.watchBookmarkIntervalMs;
@@ -269,6 +273,7 @@ export async function startServer(options: ServerOptions = {}): Promise<LocalApi
     }
 
     const body = await readBody(req);
+    if (method === 'DELETE' && body.length > 0) entry.body = body.toString('utf8');
     const auth = String(req.headers.authorization ?? '');
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
     const user = m ? users.get(m[1]!) : undefined;

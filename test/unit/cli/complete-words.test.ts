@@ -37,6 +37,8 @@ describe('completeWords', () => {
     ['contexts after --context=a,', ['get', '--context=east,'], { kind: 'contexts', prefix: '', before: '--context=east,', exclude: ['east'] }],
     ['completion SHELL', ['completion', 'f'], { kind: 'words', words: ['fish'] }],
     ['apply takes no arguments', ['apply', ''], { kind: 'words', words: [] }],
+    ['explain: its one type', ['explain', 'de'], { kind: 'types', prefix: 'de', suffix: '', directive: NO_FILE_COMP }],
+    ['explain: nothing after the type', ['explain', 'pods', ''], { kind: 'words', words: [] }],
   ];
   for (const [name, line, want] of cases) {
     test(name, () => {

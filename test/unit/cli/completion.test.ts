@@ -43,6 +43,8 @@ describe('completion', () => {
     assert.deepEqual(complete(['kdyn', 'get', 'con']), ['configmaps']);
     assert.deepEqual(complete(['kdyn', '__com']), [], 'the hidden helper is not offered');
     assert.deepEqual(complete(['kdyn', 'version', '--kubec']), ['--kubeconfig']);
+    assert.deepEqual(complete(['kdyn', 'explain', 'dep']), ['deployments.apps'], 'explain: the type');
+    assert.deepEqual(complete(['kdyn', 'explain', 'pods', '']), [], 'explain: no object names');
   });
 
   test('kdyn <TAB> offers the commands (and help), flags only after a dash', { skip: hasBash ? false : 'bash not found' }, () => {

@@ -1,0 +1,58 @@
+/**
+ * `explain` as a library call: `TYPE[.field.path]` -> the resource (through the RESTMapper, as
+ * `kubectl explain` resolves it) -> its group-version's OpenAPI v3 document (src/openapi: the index
+ * fetched each run, the document read from the disk cache while its hash is unchanged, as kubectl's
+ * client does) -> kubectl v1.32's plaintext explanation (./render.ts).
+ */
+import { KdynError } from '../core/errors.js';
+import type { GroupVersionResource } from '../core/gvk.js';
+import { documentKey, type OpenApiV3 } from '../openapi/v3.js';
+import type { RESTMapper } from '../restmapper/types.js';
+import { resolveExplainTarget } from './argument.js';
+import { ExplainError, gvrString, renderExplain } from './render.js';
+import { slimDocument } from './slim.js';
+
+export { ExplainError, renderExplain, type RenderInput } from './render.js';
+export { resolveExplainTarget, type ExplainTarget } from './argument.js';
+
+export interface ExplainDeps {
+  mapper: RESTMapper;
+  openapi: OpenApiV3;
+}
+
+export interface ExplainOptions {
+  /** Every field below, nested, without descriptions (`--recursive`). */
+  recursive?: boolean;
+  /** Explain the resource in this group-version (`apps/v1`, `v1`) instead of the one it maps to. */
+  apiVersion?: string;
+}
+
+/** apimachinery's schema.ParseGroupVersion: `v1`, `apps/v1`, or '' (none). */
+export function parseGroupVersion(gv: string): { group: string; version: string } {
+  if (gv === '' || gv === '/') return { group: '', version: '' };
+  const parts = gv.split('/');
+  if (parts.length === 1) return { group: '', version: gv };
+  if (parts.length === 2) return { group: parts[0]!, version: parts[1]! };
+  throw new KdynError(`unexpected GroupVersion string: ${gv}`);
+}
+
+/**
+ * The explanation of a resource type or one of its fields, as `kubectl explain TYPE[.field.path]`
+ * prints it (plaintext). Throws the RESTMapper's errors for an unknown type, and ExplainError (with
+ * the output kubectl prints before it, in `output`) for an unknown field.
+ */
+export async function explain(deps: ExplainDeps, type: string, options: ExplainOptions = {}): Promise<string> {
+  const apiVersion = options.apiVersion ? parseGroupVersion(options.apiVersion) : undefined;
+  // The index is fetched on every run: asked for at once, while the name is resolved from discovery's
+  // cache (a failure of either is reported in kubectl's order: the name first).
+  const paths = deps.openapi.paths();
+  paths.catch(() => undefined);
+  const { mapping, fieldPath } = await resolveExplainTarget(deps.mapper, type, apiVersion !== undefined);
+  const gvr: GroupVersionResource = apiVersion ? { ...mapping.gvr, ...apiVersion } : mapping.gvr;
+  const gv = gvr.group ? `${gvr.group}/${gvr.version}` : gvr.version;
+  // The cached document is read while the index is in flight (it says whether that copy is current).
+  const document = deps.openapi.derived(gv, `explain-${gvr.resource.toLowerCase()}`, (doc) => slimDocument(doc, gvr));
+  document.catch(() => undefined);
+  if (!(await paths).has(documentKey(gv))) throw new ExplainError(`couldn't find resource for "${gvrString(gvr)}"`);
+  return renderExplain({ document: await document, gvr, fieldPath, recursive: options.recursive === true });
+}
