@@ -59,6 +59,8 @@ export const STEPS: Step[] = [
   { args: ['diff', '-f', 'launch-settings.yaml'], note: 'what applying again would change, as kubectl diff shows it: nothing (exit 0; 1 when something would change)' },
   { args: ['watch', 'rocket', 'pioneer', '-n', 'demo', '--for', 'jsonpath={.spec.stage}=fueling', '--timeout', '30s'], note: 'a watch until a condition holds (as kubectl wait)' },
   { args: ['watch', 'configmaps', '-n', 'demo', '--no-live', '--timeout', '2s'], note: 'events as they come (on a terminal, a table redrawn in place without --no-live)' },
+  { args: ['explain', 'rockets.spec'], note: "a type's fields and their documentation, from the served OpenAPI (as kubectl explain)" },
   { args: ['types', 'rockets', '--output-dir', 'k8s-types'], note: 'TypeScript declarations from the served OpenAPI, for the library' },
+  { args: ['delete', '-f', 'launch-settings.yaml'], note: 'delete what the file holds, and wait until it is gone' },
   { args: ['completion', 'bash'], note: 'shell completion: source <(kdyn completion bash)', headLines: 3 },
 ];

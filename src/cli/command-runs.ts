@@ -11,7 +11,7 @@ export interface CommandModule {
   run(args: ParsedArgs, ctx: Context, io: IO): Promise<number | void>;
 }
 
-const RUNS: Readonly<Record<string, () => Promise<CommandModule>>> = {
+const RUNS: Readonly<Record<string, (flags: ParsedArgs['flags']) => Promise<CommandModule>>> = {
   'api-resources': () => import('./commands/api-resources.js'),
   apply: () => import('./commands/apply.js'),
   __complete: () => import('./commands/complete.js'),
@@ -19,15 +19,22 @@ const RUNS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   diff: () => import('./commands/diff.js'),
   explain: () => import('./commands/explain.js'),
   delete: () => import('./commands/delete.js'),
-  get: () => import('./commands/get.js'),
+  // `get -w` is the watch command in get's mode (kubectl get --watch): chosen here, so get's own
+  // module only lists.
+  get: (flags) => (watchesInGet(flags) ? import('./commands/get-watch.js') : import('./commands/get.js')),
   watch: () => import('./commands/watch.js'),
   types: () => import('./commands/types.js'),
   version: () => import('./commands/version.js'),
 };
 
-/** The module that runs the command named `name` (a name of the table: ./spec.ts). */
-export function loadCommand(name: string): Promise<CommandModule> {
+/** The module that runs the command named `name` (a name of the table: ./spec.ts) with these flags. */
+export function loadCommand(name: string, flags: ParsedArgs['flags'] = {}): Promise<CommandModule> {
   const load = RUNS[name];
   if (!load) throw new Error(`kdyn: no run module for the command "${name}"`);
-  return load();
+  return load(flags);
+}
+
+/** Whether `get`'s flags ask for a watch (`-w`, `--watch-only`, `--output-watch-events`). */
+export function watchesInGet(flags: ParsedArgs['flags']): boolean {
+  return flags.watch === true || flags['watch-only'] === true || flags['output-watch-events'] === true;
 }

@@ -43,7 +43,7 @@ export async function main(argv: readonly string[], io: IO, prog = 'kdyn'): Prom
   const logger = createLogger(verbosity, io.stderr);
   const ctx = createContext(parsed, io, systemClock, logger, contextOptions(io.env));
   try {
-    const mod = await loadCommand(parsed.spec.name);
+    const mod = await loadCommand(parsed.spec.name, parsed.flags);
     const code = await mod.run(parsed, ctx, io);
     return typeof code === 'number' ? code : 0;
   } catch (e) {

@@ -42,14 +42,10 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
   const f = args.flags;
   const str = stringFlag;
   const selection = readSelectionFlags(f);
-  const printing = watchPrintOptions(f); // the printing flags, typed, before the output module compiles them
-  const output = await prepareOutput(printing, io);
+  const printing = watchPrintOptions(f); // the printing flags, typed; the output module compiles them last
   const forSpecs = Array.isArray(f.for) ? f.for : [];
   const wait = forSpecs.length > 0 ? await import('../wait/wait-for.js') : undefined;
   const waitFor = wait?.parseWaitFors(forSpecs);
-  if (waitFor && (output.format === 'table' || output.format === 'wide') && output.explicit) {
-    throw new UsageError('--for prints objects: -o must be one of name, json, yaml, jsonl');
-  }
   const maxEvents = typeof f['max-events'] === 'number' ? f['max-events'] : undefined;
   if (maxEvents !== undefined && (maxEvents < 1 || !Number.isInteger(maxEvents))) throw new UsageError(`--max-events must be a positive integer (got ${maxEvents})`);
   const timeout = str(f.timeout);
@@ -58,6 +54,11 @@ export async function readWatchOptions(args: ParsedArgs, mode: 'watch' | 'get', 
   const requestTimeoutMs = parseDuration(String(f['request-timeout'] ?? '0'), 'request-timeout');
   const retryFor = str(f['retry-for']);
   const retryForMs = retryFor !== undefined ? parseDuration(retryFor, 'retry-for') : undefined;
+  // Every flag is read; the output module comes last, so the data never climbs from printers/ back to cli/.
+  const output = await prepareOutput(printing, io);
+  if (waitFor && (output.format === 'table' || output.format === 'wide') && output.explicit) {
+    throw new UsageError('--for prints objects: -o must be one of name, json, yaml, jsonl');
+  }
   return {
     output: waitFor && !output.explicit ? { ...output, format: 'name' } : output,
     events: mode === 'watch' || f['output-watch-events'] === true,

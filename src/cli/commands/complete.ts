@@ -13,18 +13,7 @@ import { createContext, type Context } from '../context.js';
 import type { IO } from '../../core/io.js';
 import { parseArgv } from '../parse.js';
 import { resolveGetArgs } from '../../restmapper/args.js';
-
-/** How long `names` may take (the TAB press waits for it). */
-export const NAMES_TIMEOUT_MS = 1000;
-
-/**
- * The limit for this run: NAMES_TIMEOUT_MS, or KDYN_TEST_COMPLETION_TIMEOUT_MS (tests only, see
- * docs/configuration.md: completion tests on a loaded CI machine, where a second is not enough).
- */
-function limitMs(env: IO['env']): number {
-  const v = env.KDYN_TEST_COMPLETION_TIMEOUT_MS;
-  return v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : NAMES_TIMEOUT_MS;
-}
+import { limitMs, withTimeout } from '../complete-limits.js';
 
 /** The list's page size (get's default --chunk-size). */
 const NAMES_PAGE_SIZE = 500;
@@ -119,14 +108,6 @@ async function firstOfFleet(args: ParsedArgs, ctx: Context, io: IO): Promise<Con
   const kubeconfig = typeof f.kubeconfig === 'string' ? f.kubeconfig : undefined;
   const [first] = await resolveContexts({ contexts: f.context as string | undefined, allContexts: f['all-contexts'] === true, kubeconfig, env: io.env, cwd: io.cwd });
   return createContext({ flags: { ...f, context: first, 'all-contexts': false }, explicit: args.explicit }, io, ctx.clock, ctx.logger, { discoveryTimeoutMs: ctx.discoveryTimeoutMs });
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), ms);
-  });
-  return Promise.race([p.catch(() => fallback), timeout]).finally(() => clearTimeout(timer));
 }
 
 /** cobra's `__complete` answer for the words of a command line: candidates (`word\tdescription`), then `:DIRECTIVE`. */

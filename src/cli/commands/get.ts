@@ -5,7 +5,7 @@
  * page by page) → the printer (../../printers/context.ts, which adds the context where there are
  * several, or a fleet selector). Errors: one context without a fleet selector reports them as
  * kubectl does, after the output; over a fleet, one stderr line per error naming its context, after
- * that context's output, and exit 1.
+ * that context's output, and exit 1. (`get -w` runs ./get-watch.ts instead: ../command-runs.ts.)
  */
 import type { ParsedArgs } from '../command-types.js';
 import type { Context } from '../context.js';
@@ -19,9 +19,6 @@ import { checkNamesWithSelection } from '../get-flags.js';
 import { readOptions } from '../get-options.js';
 
 export async function run(args: ParsedArgs, ctx: Context, io: IO): Promise<number> {
-  if (args.flags.watch === true || args.flags['watch-only'] === true || args.flags['output-watch-events'] === true) {
-    return (await import('./watch.js')).run(args, ctx, io, 'get');
-  }
   const opts = readOptions(args.flags);
   // Argument and flag errors before any kubeconfig or network work.
   checkNamesWithSelection(parseGetArgs(args.args, args.prog), opts);

@@ -17,6 +17,15 @@ test('every command of the table has a run module', async () => {
   assert.throws(() => loadCommand('nosuch'), /no run module for the command "nosuch"/);
 });
 
+test('get with -w, --watch-only or --output-watch-events runs the watch in get\'s mode; plain get only lists', async () => {
+  const list = await loadCommand('get', {});
+  const watching = await Promise.all([{ watch: true }, { 'watch-only': true }, { 'output-watch-events': true }].map((f) => loadCommand('get', f)));
+  const watchModule = await import('../../../src/cli/commands/get-watch.js');
+  for (const m of watching) assert.equal(m.run, watchModule.run);
+  assert.notEqual(list.run, watchModule.run);
+  assert.equal(list.run, (await import('../../../src/cli/commands/get.js')).run);
+});
+
 test('the command table imports no command module (statically or through import())', () => {
   const src = join(repoRoot(), 'src');
   const seen = new Set<string>();
