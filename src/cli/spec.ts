@@ -9,6 +9,7 @@ import { apiResourcesSpec } from './specs/api-resources.js';
 import { applySpec } from './specs/apply.js';
 import { completeSpec } from './specs/complete.js';
 import { completionSpec } from './specs/completion.js';
+import { diffSpec } from './specs/diff.js';
 import { explainSpec } from './specs/explain.js';
 import { deleteSpec } from './specs/delete.js';
 import { getSpec } from './specs/get.js';
@@ -20,7 +21,7 @@ export type { CommandSpec, FlagSpec, FlagType, HelpGroup, ParsedArgs } from './c
 export { HELP_GROUPS } from './command-types.js';
 export { GLOBAL_FLAGS } from './specs/global.js';
 
-export const COMMANDS: CommandSpec[] = [apiResourcesSpec, applySpec, completeSpec, completionSpec, explainSpec, getSpec, deleteSpec, watchSpec, typesSpec, versionSpec];
+export const COMMANDS: CommandSpec[] = [apiResourcesSpec, applySpec, completeSpec, completionSpec, diffSpec, explainSpec, getSpec, deleteSpec, watchSpec, typesSpec, versionSpec];
 
 export function findCommand(name: string): CommandSpec | undefined {
   return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));

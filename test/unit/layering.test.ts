@@ -37,6 +37,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['discovery', 'dynamic'],
   ['restmapper', 'watch', 'openapi'],
   ['apply', 'informer', 'live'],
+  ['diff'],
   ['fleet', 'typegen', 'explain'],
   ['delete'],
   [ROOT],
@@ -61,17 +62,19 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   watch: ['core', 'dynamic'],
   openapi: ['core', 'transport', 'discovery'],
   typegen: ['core', 'discovery', 'restmapper', 'openapi', 'apply'],
+  // What applying would change (kdyn diff): apply's mapping and reads, a dry-run apply, kubectl's YAML texts.
+  diff: ['core', 'printers', 'dynamic', 'restmapper', 'apply'],
   // kubectl explain: a resource's OpenAPI v3 schema as text (issue 37).
   explain: ['core', 'jsonpath', 'restmapper', 'openapi'],
   apply: ['core', 'discovery', 'dynamic', 'restmapper', 'wait', 'watch'],
   informer: ['core', 'dynamic', 'watch'],
   live: ['core', 'printers'],
   // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
-  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply'],
+  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'diff'],
   // The delete verb over one or more contexts (issue 37): targets, DELETEs, the wait until gone, fanned out.
   delete: ['core', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen', 'explain', 'delete'],
-  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'explain', 'live', 'delete', ROOT],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'informer', 'workqueue', 'fleet', 'typegen', 'diff', 'explain', 'delete'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'fleet', 'typegen', 'diff', 'explain', 'live', 'delete', ROOT],
 };
 
 /** Known breaks of the table: `file -> folder`, with why it is still there. */
