@@ -198,7 +198,7 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
         const out = await runOnce(specs[tool]!.spec, { capture: w === 0, rss, timeoutMs: RUN_TIMEOUT_MS });
         await settle(tool);
         if (w === 0) output[tool] = { lines: out.stdoutLines ?? 0, bytes: out.stdoutBytes ?? 0 };
-        if (w === 0 && out.code !== 0) {
+        if (w === 0 && !worked(c, out.code)) {
           const msg = (out.stderr ?? '').trim().split('\n')[0] ?? '';
           return notReady(`${specs[tool]!.label} exited ${out.signal ?? out.code}${msg ? `: ${msg}` : ''}`);
         }
@@ -216,7 +216,7 @@ export async function runCase(c: BenchCase, pool: ServerPool, opts: RunnerOption
         const out = await runOnce(specs[tool]!.spec, { rss, timeoutMs: RUN_TIMEOUT_MS });
         const w = await settle(tool);
         if (w?.writer && w.layoutMs !== undefined) layoutMs.push(out.ms + w.layoutMs);
-        if (out.code !== 0) return notReady(`${specs[tool]!.label} exited ${out.signal ?? out.code} on run ${i + 1}`);
+        if (!worked(c, out.code)) return notReady(`${specs[tool]!.label} exited ${out.signal ?? out.code} on run ${i + 1}`);
         if (rss) {
           if (out.rssKb === undefined) return notReady('peak memory could not be measured');
           samples[tool].push(out.rssKb / 1024);
@@ -255,4 +255,9 @@ export function customResult(base: CaseResult, labels: Record<Tool, string>, sam
 /** A word for /bin/sh: single-quoted unless it is plain. */
 function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Whether a run's exit status is one the case counts as success (default: 0). */
+function worked(c: BenchCase, code: number | null | undefined): boolean {
+  return code !== null && code !== undefined && (c.exitCodes ?? [0]).includes(code);
 }

@@ -120,6 +120,8 @@ export interface BenchCase {
    * never the verdict).
    */
   custom?: (env: CaseEnv) => Promise<number | CustomSample>;
+  /** Exit statuses that count as a run that worked (default: 0 only; `diff` exits 1 when it found differences). */
+  exitCodes?: number[];
   /** The first warm-up run of kdyn must print something on stdout unless this is set. */
   allowEmptyOutput?: boolean;
   /** Default: the --runs value (15); a case's own number caps it. */

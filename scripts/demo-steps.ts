@@ -56,6 +56,7 @@ export const STEPS: Step[] = [
   { args: ['get', 'rockets', '-A', '-o', 'jsonl'], note: 'one JSON object per line, for jq' },
   { args: ['apply', '-f', 'launch-settings.yaml', '--dry-run=server'], note: 'server-side apply, checked by the server first (launch-settings.yaml: a ConfigMap and a Rocket)' },
   { args: ['apply', '-f', 'launch-settings.yaml'] },
+  { args: ['diff', '-f', 'launch-settings.yaml'], note: 'what applying again would change, as kubectl diff shows it: nothing (exit 0; 1 when something would change)' },
   { args: ['watch', 'rocket', 'pioneer', '-n', 'demo', '--for', 'jsonpath={.spec.stage}=fueling', '--timeout', '30s'], note: 'a watch until a condition holds (as kubectl wait)' },
   { args: ['watch', 'configmaps', '-n', 'demo', '--no-live', '--timeout', '2s'], note: 'events as they come (on a terminal, a table redrawn in place without --no-live)' },
   { args: ['explain', 'rockets.spec'], note: "a type's fields and their documentation, from the served OpenAPI (as kubectl explain)" },

@@ -103,6 +103,11 @@ export {
 } from './apply/apply.js';
 export { planRequests, type PlannedRequest } from './apply/requests.js';
 export { decodeManifests, ManifestError, type Manifest } from './apply/manifests.js';
+// What applying would change (kdyn diff): a server-side dry-run apply per object, kubectl diff's LIVE
+// and MERGED texts (managedFields removed, Secret data masked), and the unified diff by kubectl's diff program.
+export { diff, diffManifests, type DiffDeps, type DiffOptions, type DiffReport, type ObjectDiff, type DiffAction } from './diff/diff.js';
+export { unifiedDiff, DiffProgramError, type ProgramRun, type UnifiedDiffOptions } from './diff/program.js';
+export type { VersionTexts } from './diff/versions.js';
 // `.status.conditions`, read as kubectl wait (case-insensitive, `fold`) or kubectl rollout status (`exact`).
 export { statusConditions, findCondition, hasCondition, type Condition, type ConditionMatch } from './wait/conditions.js';
 export { readiness, type Readiness } from './apply/ready.js';

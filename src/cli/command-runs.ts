@@ -17,6 +17,7 @@ const RUNS: Readonly<Record<string, (flags: ParsedArgs['flags']) => Promise<Comm
   applyset: () => import('./commands/applyset.js'),
   __complete: () => import('./commands/complete.js'),
   completion: () => import('./commands/completion.js'),
+  diff: () => import('./commands/diff.js'),
   explain: () => import('./commands/explain.js'),
   delete: () => import('./commands/delete.js'),
   // `get -w` is the watch command in get's mode (kubectl get --watch): chosen here, so get's own

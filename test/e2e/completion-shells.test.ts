@@ -95,7 +95,7 @@ describe('bash (interactive, through tmux)', { skip: HAS_TMUX ? false : 'tmux or
     await type('clear', 'Enter');
     await type('kdyn ', 'Tab', 'Tab');
     const listed = await screenMatching(/api-resources/);
-    assert.match(listed, /api-resources +apply +applyset +completion +delete +explain +get +help +types +version +watch/, listed);
+    assert.match(listed, /api-resources +apply +applyset +completion +delete +diff +explain +get +help +types +version +watch/, listed);
     assert.doesNotMatch(listed, /--kubeconfig/);
     await tmux('send-keys', '-t', 't', 'C-u');
   });

@@ -3,7 +3,7 @@
  * file under src/ (`import`, `import type`, `export ... from`, `import()`) is checked against it.
  *
  *   core ← jsonpath, gotemplate ← kubeconfig, printers, startup, workqueue ← transport, wait ← discovery,
- *        dynamic ← restmapper, watch, openapi ← apply, informer, live ← applyset ← fleet, typegen, explain ← delete ← (root: index.ts,
+ *        dynamic ← restmapper, watch, openapi ← apply, informer, live ← applyset, diff ← fleet, typegen, explain ← delete ← (root: index.ts,
  *        connect.ts, the composition root) ← cli
  * (jsonpath and gotemplate are the template engines, leaves that know only core: printers use both,
  * wait reads JSONPath; startup is the process tuning only the CLI uses; informer and
@@ -37,7 +37,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['discovery', 'dynamic'],
   ['restmapper', 'watch', 'openapi'],
   ['apply', 'informer', 'live'],
-  ['applyset'],
+  ['applyset', 'diff'],
   ['fleet', 'typegen', 'explain'],
   ['delete'],
   [ROOT],
@@ -62,6 +62,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   watch: ['core', 'dynamic'],
   openapi: ['core', 'transport', 'discovery'],
   typegen: ['core', 'discovery', 'restmapper', 'openapi', 'apply'],
+  // What applying would change (kdyn diff): apply's mapping and reads, a dry-run apply, kubectl's YAML texts.
+  diff: ['core', 'printers', 'dynamic', 'restmapper', 'apply'],
   // kubectl explain: a resource's OpenAPI v3 schema as text (issue 37).
   explain: ['core', 'jsonpath', 'restmapper', 'openapi'],
   apply: ['core', 'discovery', 'dynamic', 'restmapper', 'wait', 'watch'],
@@ -70,11 +72,11 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   applyset: ['core', 'discovery', 'dynamic', 'restmapper', 'apply'],
   live: ['core', 'printers'],
   // Several contexts at once (issue 24): what one context does, fanned out, and its output envelopes.
-  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'applyset'],
+  fleet: ['core', 'kubeconfig', 'printers', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'applyset', 'diff'],
   // The delete verb over one or more contexts (issue 37): targets, DELETEs, the wait until gone, fanned out.
   delete: ['core', 'discovery', 'dynamic', 'restmapper', 'watch', 'apply', 'fleet'],
-  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'applyset', 'informer', 'workqueue', 'fleet', 'typegen', 'explain', 'delete'],
-  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'applyset', 'fleet', 'typegen', 'explain', 'live', 'delete', ROOT],
+  [ROOT]: ['core', 'kubeconfig', 'wait', 'printers', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'applyset', 'informer', 'workqueue', 'fleet', 'typegen', 'diff', 'explain', 'delete'],
+  cli: ['core', 'kubeconfig', 'wait', 'printers', 'startup', 'transport', 'discovery', 'dynamic', 'restmapper', 'watch', 'openapi', 'apply', 'applyset', 'fleet', 'typegen', 'diff', 'explain', 'live', 'delete', ROOT],
 };
 
 /** Known breaks of the table: `file -> folder`, with why it is still there. */
