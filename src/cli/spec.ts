@@ -22,7 +22,7 @@ export type { CommandSpec, FlagSpec, FlagType, HelpGroup, ParsedArgs } from './c
 export { HELP_GROUPS } from './command-types.js';
 export { GLOBAL_FLAGS } from './specs/global.js';
 
-export const COMMANDS: CommandSpec[] = [apiResourcesSpec, applySpec, applysetSpec, completeSpec, completionSpec, diffSpec, explainSpec, getSpec, deleteSpec, watchSpec, typesSpec, versionSpec];
+export const COMMANDS: CommandSpec[] = [apiResourcesSpec, diffSpec, applySpec, applysetSpec, completeSpec, completionSpec, explainSpec, getSpec, deleteSpec, watchSpec, typesSpec, versionSpec];
 
 export function findCommand(name: string): CommandSpec | undefined {
   return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));

@@ -82,7 +82,7 @@ describe('kubectl kdyn', { skip: hasKubectl() ? false : 'kubectl not on PATH' },
 
     test('commands first, flags after a dash; resource types; names; TYPE/NAME; -o formats', async () => {
       const commands = await complete('');
-      assert.deepEqual(commands.words, ['api-resources', 'apply', 'applyset', 'completion', 'diff', 'explain', 'get', 'delete', 'watch', 'types', 'version', 'help']);
+      assert.deepEqual(commands.words, ['api-resources', 'diff', 'apply', 'applyset', 'completion', 'explain', 'get', 'delete', 'watch', 'types', 'version', 'help']);
       assert.equal(commands.directive, ':4', 'no file names');
       assert.ok((await complete('get', '--show-k')).words.includes('--show-kind'));
       const types = await complete('get', 'ro');

@@ -35,6 +35,7 @@ describe('renderHelp', () => {
     assert.ok(at('Basic Commands (Intermediate):') > 0 && at('Basic Commands (Intermediate):') < at('Settings Commands:'));
     assert.ok(at('Settings Commands:') < at('Other Commands:'));
     assert.match(text, /Basic Commands \(Intermediate\):\n {2}explain +Get documentation for a resource\n {2}get +Display one or many resources\n/, "kubectl's order: explain, then get");
+    assert.match(text, /Advanced Commands:\n {2}diff +.*\n {2}apply +.*\n {2}applyset +/, "kubectl's order: diff, then apply (its ApplySets' listing after it)");
     assert.match(text, /Other Commands:\n(?: {2}\S+ +.*\n)* {2}version +Print the client/);
     for (const c of COMMANDS) assert.ok(c.examples.length > 0, `${c.name} has examples`);
     for (const f of GLOBAL_FLAGS.filter((g) => !g.hidden)) assert.match(text, flagPattern(f), f.name);
