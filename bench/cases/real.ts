@@ -38,8 +38,10 @@ async function kubectlRefreshesKdynCache(tool: Tool, env: CaseEnv): Promise<void
 export const order = 60;
 
 export const cases: BenchCase[] = [
-  real('real-get-small-token', 'get namespaces, warm cache, token kubeconfig', SMALL_TOKEN, 0.9, ['get', 'namespaces']),
-  real('real-get-small-client-cert', 'get namespaces, warm cache, client-certificate kubeconfig', SMALL_CERT, 0.9, ['get', 'namespaces']),
+  // Issue 36 restated issue 21's targets from what Node itself can do: <= 1.0x with a token, <= 1.05x with
+  // a client certificate (and <= 1.15x the minimal client: node build/bench/fleet-floor.js).
+  { ...real('real-get-small-token', 'get namespaces, warm cache, token kubeconfig', SMALL_TOKEN, 1.0, ['get', 'namespaces']), issue: 'issue 36' },
+  { ...real('real-get-small-client-cert', 'get namespaces, warm cache, client-certificate kubeconfig', SMALL_CERT, 1.05, ['get', 'namespaces']), issue: 'issue 36' },
   real('real-api-resources-warm', 'api-resources, warm cache (both revalidate: kubectl refetches, kdyn sends /api and /apis with If-None-Match)', SMALL_TOKEN, 1.0, ['api-resources']),
   { ...real('real-api-resources-cold', 'api-resources, cold cache (each run wipes the tool\'s cache, untimed)', SMALL_TOKEN, 1.0, ['api-resources']), beforeRun: wipeCache },
   real('real-get-crds-warm', 'get namespaces, warm cache, the CRD-group cluster', CRDS_TOKEN, 0.5, ['get', 'namespaces']),

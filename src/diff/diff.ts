@@ -4,7 +4,7 @@
  * read-ahead) and the merged one (a server-side apply with `dryRun=All`: nothing is persisted), with
  * kubectl's retries on a 409 (four tries; a warning before the last). An object whose live version
  * provably stays as it is (./unchanged.ts: this field manager's apply owns exactly its fields, with
- * its values) needs no request: its merged version is the live one (`skipUnchanged: false` sends it). Kinds are mapped as apply maps
+ * its values) needs no request with `skipUnchanged: true` (opt in): its merged version is the live one. Kinds are mapped as apply maps
  * them (./../apply/resolve.ts: namespaces filled in, `-n` enforced, an unknown kind refuses the
  * input); an instance of a kind that only a CustomResourceDefinition of the input declares cannot be
  * sent, so it is shown as created, checked against that CRD's schema (./schema.ts); so is an object
@@ -172,7 +172,7 @@ async function diffOne(m: Manifest, t: Target, prefetched: Unstructured | null |
   let before = prefetched;
   for (let attempt = 1; ; attempt++) {
     if (before === undefined || attempt > 1) before = await readLive(handle, name);
-    if (attempt === 1 && opts.skipUnchanged !== false && appliesAsIs(t.object, before, opts.fieldManager || 'kdyn')) {
+    if (attempt === 1 && opts.skipUnchanged === true && appliesAsIs(t.object, before, opts.fieldManager || 'kdyn')) {
       warnIfDeleting(before!, name, opts);
       return result(file, m, before, before!, opts);
     }

@@ -59,18 +59,19 @@ test('changed, unchanged and new objects: the same unified diff as kubectl, exit
   const managed = await same(t, ['-f', p, '-n', 'demo', '--show-managed-fields']);
   assert.match(managed.out, /^[ +] {2}managedFields:$/m);
   assert.deepEqual(readdirSync(tmp), [], 'the LIVE and MERGED dirs are removed');
-  // Only unchanged objects: no output, exit 0; kdyn proves it from the live object's managedFields
-  // (kdyn's apply owns exactly these fields, with these values): no dry-run request.
+  // Only unchanged objects: no output, exit 0; by default kdyn sends its dry run as kubectl does; with
+  // --skip-unchanged it proves it from the live object's managedFields (kdyn's apply owns exactly these
+  // fields, with these values): no dry-run request.
   const unchanged = file('unchanged.yaml', [cm('d-same', { a: '1' })]);
   env.server.clearLog();
   const none = await same(t, ['-f', unchanged, '-n', 'demo']);
   assert.deepEqual([none.code, none.out, none.err], [0, '', '']);
   const patches = () => env.server.requestLog.filter((e) => e.method === 'PATCH' && e.path.endsWith('/d-same')).map((e) => e.query);
-  assert.equal(patches().length, hasKubectl() ? 1 : 0, 'kubectl sends its dry run; kdyn none');
+  assert.equal(patches().length, hasKubectl() ? 2 : 1, 'kubectl and kdyn each send their dry run');
   env.server.clearLog();
-  const sent = await kdyn(['diff', '-f', unchanged, '-n', 'demo', '--skip-unchanged=false']);
-  assert.deepEqual([sent.code, sent.out], [0, '']);
-  assert.deepEqual(patches(), ['dryRun=All&fieldManager=kdyn&force=false']);
+  const skipped = await kdyn(['diff', '-f', unchanged, '-n', 'demo', '--skip-unchanged']);
+  assert.deepEqual([skipped.code, skipped.out], [0, '']);
+  assert.deepEqual(patches(), [], '--skip-unchanged: no dry run for an object that provably applies as it is');
 });
 
 test('Secret data is masked as kubectl masks it: *** and *** (before)/(after) where a value changes; a new Secret against null', async (t) => {

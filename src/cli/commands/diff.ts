@@ -78,7 +78,7 @@ async function runDiff(args: ParsedArgs, ctx: Context, io: IO): Promise<number> 
       selector,
       concurrency,
       showManagedFields: f['show-managed-fields'] === true,
-      skipUnchanged: f['skip-unchanged'] !== false,
+      skipUnchanged: f['skip-unchanged'] === true,
     },
     env: io.env,
     concurrency: fleet.concurrency,

@@ -23,7 +23,7 @@ export const diffSpec: CommandSpec = {
     { name: 'server-side', type: 'boolean', default: true, describe: 'Always server-side apply (false is refused: client-side apply is not supported).' },
     { name: 'field-manager', type: 'string', default: 'kdyn', describe: 'Name of the manager used to track field ownership (kdyn apply\'s by default, so the diff shows what kdyn apply would do).' },
     { name: 'force-conflicts', type: 'boolean', describe: 'If true, server-side apply will force the changes against conflicts.' },
-    { name: 'skip-unchanged', type: 'boolean', default: true, describe: 'Objects whose live version already holds exactly the input\'s fields and values, owned by this field manager\'s apply, are shown unchanged without a dry-run request (false: every object is sent to the server).' },
+    { name: 'skip-unchanged', type: 'boolean', default: false, describe: 'Opt in: objects whose live version already holds exactly the input\'s fields and values, owned by this field manager\'s apply, are shown unchanged without a dry-run request (admission and changed defaults are then not consulted for them). Default: every object is sent, as kubectl does.' },
     { name: 'show-managed-fields', type: 'boolean', describe: 'If true, include managed fields in the diff.' },
     { name: 'concurrency', type: 'number', default: 8, describe: 'Number of objects to process in parallel when diffing against the live version.' },
     { name: 'prune', type: 'boolean', describe: 'Include resources that would be deleted by pruning (with --applyset, once ApplySets are available).' },
