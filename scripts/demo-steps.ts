@@ -57,6 +57,8 @@ export const STEPS: Step[] = [
   { args: ['apply', '-f', 'launch-settings.yaml', '--dry-run=server'], note: 'server-side apply, checked by the server first (launch-settings.yaml: a ConfigMap and a Rocket)' },
   { args: ['apply', '-f', 'launch-settings.yaml'] },
   { args: ['diff', '-f', 'launch-settings.yaml'], note: 'what applying again would change, as kubectl diff shows it: nothing (exit 0; 1 when something would change)' },
+  { args: ['apply', '-f', 'launch-settings.yaml', '--prune', '--applyset=configmap/launch-set', '-n', 'demo'], note: "the same file as an ApplySet (KEP-3659, as kubectl's): what a later version of the file no longer holds is pruned" },
+  { args: ['applyset', 'configmap/launch-set', '-n', 'demo'], note: "the set's members, as its parent records them" },
   { args: ['watch', 'rocket', 'pioneer', '-n', 'demo', '--for', 'jsonpath={.spec.stage}=fueling', '--timeout', '30s'], note: 'a watch until a condition holds (as kubectl wait)' },
   { args: ['watch', 'configmaps', '-n', 'demo', '--no-live', '--timeout', '2s'], note: 'events as they come (on a terminal, a table redrawn in place without --no-live)' },
   { args: ['explain', 'rockets.spec'], note: "a type's fields and their documentation, from the served OpenAPI (as kubectl explain)" },

@@ -85,7 +85,7 @@ describe('diff on a real kube-apiserver, next to kubectl diff --server-side', { 
     assert.match(conflict.err, /Error from server \(Conflict\): Apply failed with 1 conflict: conflict with "other"/);
   });
 
-  test('a Deployment applied by kdyn: the same input sends no dry run (its managedFields prove it), a change does; kubectl\'s bytes both times', async (t) => {
+  test('a Deployment applied by kdyn: by default the same input sends its dry run as kubectl does; with --skip-unchanged none (its managedFields prove it), a change does; kubectl\'s bytes both times', async (t) => {
     const ns = await env.namespace('diff-deploy');
     const deployment = (image: string, env: string) => `apiVersion: apps/v1
 kind: Deployment
@@ -107,8 +107,9 @@ spec:
     assert.equal((await env.kdyn(['apply', '-f', base])).code, 0);
     const again = await same(t, ['-f', base]);
     assert.deepEqual([again.code, again.out], [0, '']);
-    const requests = async (p: string) => (await env.kdyn(['diff', '-f', p, '-v=6'], opts())).err.split('\n').filter((l) => / (PATCH|GET) https/.test(l)).map((l) => / (PATCH|GET) /.exec(l)![1]);
-    assert.deepEqual(await requests(base), ['GET'], 'the live object read, no dry-run apply');
+    const requests = async (p: string, ...more: string[]) => (await env.kdyn(['diff', '-f', p, '-v=6', ...more], opts())).err.split('\n').filter((l) => / (PATCH|GET) https/.test(l)).map((l) => / (PATCH|GET) /.exec(l)![1]);
+    assert.deepEqual(await requests(base), ['GET', 'PATCH'], 'by default the dry-run apply is sent, as kubectl sends it');
+    assert.deepEqual(await requests(base, '--skip-unchanged'), ['GET'], '--skip-unchanged: the live object read, no dry-run apply');
     const changed = manifest(deployment('nginx:1.27', 'b'));
     const r = await same(t, ['-f', changed]);
     assert.equal(r.code, 1, r.err);

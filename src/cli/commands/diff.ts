@@ -46,7 +46,9 @@ async function runDiff(args: ParsedArgs, ctx: Context, io: IO): Promise<number> 
   if (concurrency < 1) throw new UsageError(`invalid argument "${concurrency}" for "--concurrency" flag: must be at least 1`);
   const selector = typeof f.selector === 'string' && f.selector !== '' ? f.selector : undefined;
   if (selector) parseLabelSelector(selector);
-  if (f.prune === true || args.explicit.has('applyset')) throw new UsageError('--prune needs ApplySets (--applyset), which this build of kdyn does not have yet');
+  const applyset = typeof f.applyset === 'string' && f.applyset !== '' ? f.applyset : undefined;
+  if (f.prune === true && !applyset) throw new UsageError('--prune needs --applyset=[RESOURCE][.GROUP]/NAME: the ApplySet whose members the input no longer holds are shown as deleted');
+  if (applyset && f.prune !== true) throw new UsageError('--applyset requires --prune');
   // The diff program is looked for before any request: a missing one fails at once.
   await findProgram(diffCommand(io.env), io.env);
 
@@ -81,6 +83,13 @@ async function runDiff(args: ParsedArgs, ctx: Context, io: IO): Promise<number> 
       skipUnchanged: f['skip-unchanged'] === true,
     },
     env: io.env,
+    // --prune --applyset: the input labelled as the set's apply sends it; members it no longer holds shown deleted.
+    prepare: applyset
+      ? async (deps, input, namespace) => {
+          const d = await (await import('../../fleet/diff-prune.js')).applySetDiff(deps, input, applyset, namespace);
+          return { manifests: d.labelled, pruned: d.pruned };
+        }
+      : undefined,
     concurrency: fleet.concurrency,
     clock: ctx.clock,
     onWarning: (context, message, style) => (style === 'klog' ? ctx.logger.warn(message) : io.stderr.write(several ? `context ${JSON.stringify(context)}: ${message}` : message)),
