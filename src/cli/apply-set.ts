@@ -9,6 +9,7 @@ import { failureReason } from '../apply/conflict.js';
 import type { ApplySetReport, PruneResult } from '../applyset/run.js';
 import { conflictLine, memberRef } from '../applyset/prune.js';
 import type { ApplyCommandOptions } from './apply-options.js';
+import { jsonlRecord } from '../printers/envelopes.js';
 
 /** Where the lines go: `prefix` before each stdout line (a fleet's `CONTEXT/`), `err` for error lines, `note` for other stderr lines. */
 export interface SetOutput {
@@ -27,7 +28,8 @@ function drySuffix(dryRun: ApplyCommandOptions['dryRun']): string {
 export function prunedLine(r: PruneResult, opts: Pick<ApplyCommandOptions, 'dryRun' | 'output'>, prefix = ''): string | undefined {
   if (r.error) return undefined;
   if (opts.output.format === 'name') return `${prefix}${memberRef(r.member)}\n`;
-  if (opts.output.format === 'jsonl') return JSON.stringify(r.member.object) + '\n';
+  // Over a fleet (a `CONTEXT/` prefix) the object goes in its `{context, object}` record, as every jsonl line there.
+  if (opts.output.format === 'jsonl') return prefix.endsWith('/') ? jsonlRecord(prefix.replace(/^# /, '').slice(0, -1), r.member.object) : JSON.stringify(r.member.object) + '\n';
   if (opts.output.format !== 'text') return undefined;
   return `${prefix}${memberRef(r.member)} pruned${drySuffix(opts.dryRun)}\n`;
 }

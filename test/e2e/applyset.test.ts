@@ -243,6 +243,11 @@ test('a fleet (--context a,b,down): the same set in each context, pruned per con
     assert.deepEqual(plan.out.split('\n').filter((l) => /pruned/.test(l)), ['# east/configmap/b pruned (dry run)', '# west/configmap/b pruned (dry run)']);
     assert.equal(plan.out.match(/^ {4}applyset\.kubernetes\.io\/part-of: applyset-/gm)?.length, 2, plan.out);
     for (const s of fleet.servers.values()) assert.ok(s.store.get('', 'configmaps', 'demo', 'b'), 'nothing pruned by a client dry run');
+    // -o jsonl over a fleet: the pruned objects in their {context, object} records too.
+    const lines = await run(['apply', '-n', 'demo', '-f', one, '--prune', '--applyset=configmap/app', '--context', 'east,west', '--dry-run=server', '-o', 'jsonl']);
+    assert.equal(lines.code, 0, lines.err);
+    const records = lines.out.trim().split('\n').map((l) => JSON.parse(l) as { context?: string; object?: { metadata?: { name?: string } } });
+    assert.deepEqual(records.map((x) => `${x.context}/${x.object?.metadata?.name}`).sort(), ['east/a', 'east/b', 'west/a', 'west/b']);
     const r = await run(['apply', '-n', 'demo', '-f', one, '--prune', '--applyset=configmap/app', '--context', 'east,west']);
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out, 'east/configmap/a unchanged\neast/configmap/b pruned\nwest/configmap/a unchanged\nwest/configmap/b pruned\n');
