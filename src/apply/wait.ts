@@ -11,6 +11,7 @@ import type { Clock } from '../core/clock.js';
 import type { ResourceClient } from '../dynamic/client.js';
 import type { Unstructured } from '../core/unstructured.js';
 import { Watcher } from '../watch/watcher.js';
+import { byCollection, waitDeadline } from '../watch/wait-deadline.js';
 import { readiness as defaultJudge, type Readiness } from './ready.js';
 
 export interface WaitItem {
@@ -50,35 +51,18 @@ export async function waitReady(items: readonly WaitItem[], opts: WaitOptions): 
   };
   items.forEach((it, i) => it.last && see(i, it.last));
 
-  const groups = new Map<string, number[]>();
-  items.forEach((it, i) => {
-    if (outcomes[i]) return;
-    const key = it.handle.collectionPath();
-    groups.set(key, [...(groups.get(key) ?? []), i]);
-  });
+  const groups = byCollection(items, (i) => outcomes[i] !== undefined);
   if (groups.size > 0) {
-    const stop = new AbortController();
-    const onAbort = () => stop.abort();
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    const timer = new AbortController();
-    opts.clock.sleep(opts.timeoutMs, timer.signal).then(
-      () => {
-        timedOut = true;
-        stop.abort();
-      },
-      () => undefined,
-    );
+    const deadline = waitDeadline(opts.clock, opts.timeoutMs, opts.signal);
     const watches: Array<Promise<void>> = [];
     for (const members of groups.values()) {
       if (members.length <= WATCH_BY_NAME_MAX) for (const i of members) watches.push(watchUntil(items[i]!.handle, [i], items[i]!.name));
       else watches.push(watchUntil(items[members[0]!]!.handle, members));
     }
     await Promise.all(watches);
-    timer.abort();
-    opts.signal?.removeEventListener('abort', onAbort);
+    deadline.dispose();
     items.forEach((_, i) => {
-      if (!outcomes[i]) outcomes[i] = { state: timedOut ? 'timeout' : 'interrupted', message: reasons[i]! };
+      if (!outcomes[i]) outcomes[i] = { state: deadline.timedOut() ? 'timeout' : 'interrupted', message: reasons[i]! };
     });
 
     /** Watches `handle` (one object when `name` is given) until every member is settled or the wait ends. */
@@ -86,7 +70,7 @@ export async function waitReady(items: readonly WaitItem[], opts: WaitOptions): 
       const byName = new Map(members.map((i) => [items[i]!.name, i]));
       let open = members.length;
       try {
-        for await (const ev of new Watcher(handle, { name, signal: stop.signal, clock: opts.clock })) {
+        for await (const ev of new Watcher(handle, { name, signal: deadline.signal, clock: opts.clock })) {
           const i = byName.get(String(ev.object.metadata?.name));
           if (i === undefined || outcomes[i]) continue;
           if (ev.type === 'DELETED') outcomes[i] = { state: 'gone', message: 'deleted while waiting' };

@@ -11,6 +11,7 @@ import { StatusError } from '../core/errors.js';
 import type { ResourceClient } from '../dynamic/client.js';
 import { INITIAL_EVENTS_END } from '../watch/types.js';
 import { Watcher } from '../watch/watcher.js';
+import { byCollection, waitDeadline } from '../watch/wait-deadline.js';
 
 export interface GoneItem {
   handle: ResourceClient;
@@ -35,23 +36,8 @@ const WATCH_BY_NAME_MAX = 4;
 export async function waitGone(items: readonly GoneItem[], opts: GoneOptions): Promise<GoneOutcome[]> {
   const outcomes: Array<GoneOutcome | undefined> = items.map(() => undefined);
   if (items.length === 0) return [];
-  const groups = new Map<string, number[]>();
-  items.forEach((it, i) => {
-    const key = it.handle.collectionPath();
-    groups.set(key, [...(groups.get(key) ?? []), i]);
-  });
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
-  let timedOut = false;
-  const timer = new AbortController();
-  opts.clock.sleep(opts.timeoutMs, timer.signal).then(
-    () => {
-      timedOut = true;
-      stop.abort();
-    },
-    () => undefined,
-  );
+  const groups = byCollection(items);
+  const deadline = waitDeadline(opts.clock, opts.timeoutMs, opts.signal);
 
   /** Watches `handle` (one object when `name` is given) until each member is gone or the wait ends. */
   const watchUntilGone = async (handle: ResourceClient, members: number[], name?: string): Promise<void> => {
@@ -64,7 +50,7 @@ export async function waitGone(items: readonly GoneItem[], opts: GoneOptions): P
       return --open === 0;
     };
     try {
-      for await (const ev of new Watcher(handle, { name, signal: stop.signal, clock: opts.clock, bookmarks: true })) {
+      for await (const ev of new Watcher(handle, { name, signal: deadline.signal, clock: opts.clock, bookmarks: true })) {
         if (ev.type === 'BOOKMARK') {
           // The end of a (re)list: who was not in it is gone.
           if (ev.object.metadata?.annotations?.[INITIAL_EVENTS_END] !== 'true') continue;
@@ -91,9 +77,8 @@ export async function waitGone(items: readonly GoneItem[], opts: GoneOptions): P
     else watches.push(watchUntilGone(first.handle, members));
   }
   await Promise.all(watches);
-  timer.abort();
-  opts.signal?.removeEventListener('abort', onAbort);
-  return outcomes.map((o) => o ?? { state: timedOut ? 'timeout' : 'interrupted' });
+  deadline.dispose();
+  return outcomes.map((o) => o ?? { state: deadline.timedOut() ? 'timeout' : 'interrupted' });
 }
 
 /** kubectl ignores a wait it may not do (403) or the resource does not support (405): the delete itself succeeded. */
