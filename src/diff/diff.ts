@@ -120,7 +120,8 @@ export async function diffManifests(manifests: readonly Manifest[], deps: DiffDe
   const concurrency = opts.concurrency ?? DEFAULT_DIFF_CONCURRENCY;
   await runBounded(selected.map((_, i) => i), concurrency, async (i) => {
     try {
-      const prefetched = ahead.listed.has(i) ? (await ahead.live).get(i) : undefined;
+      // Not awaited here: the object's dry run is sent while its collection's LIST is on its way.
+      const prefetched = ahead.listed.has(i) ? ahead.live.then((live) => live.get(i)) : undefined;
       results[i] = await diffOne(selected[i]!, resolved[i]!, prefetched, deps.client, opts, selected);
     } catch (e) {
       errors[i] = e;
@@ -164,24 +165,37 @@ function handleFor(client: DynamicClient, t: Target): ResourceClient {
   return t.namespace !== undefined && t.mapping!.namespaced ? h.namespace(t.namespace) : h;
 }
 
-async function diffOne(m: Manifest, t: Target, prefetched: Unstructured | null | undefined, client: DynamicClient, opts: DiffOptions, all: readonly Manifest[]): Promise<ObjectDiff> {
+/**
+ * One object: its live version and its dry-run apply. The dry run does not depend on the live
+ * version, so both requests are on their way at once (kubectl sends them one after the other; the
+ * answers are the same); with `skipUnchanged` the live version decides first whether to send it.
+ * `prefetched` is the object's entry in its collection's LIST (undefined: not there, read it alone).
+ */
+async function diffOne(m: Manifest, t: Target, prefetched: Promise<Unstructured | null | undefined> | undefined, client: DynamicClient, opts: DiffOptions, all: readonly Manifest[]): Promise<ObjectDiff> {
   const name = String(t.object.metadata!.name);
   const file = diffFileName(String(t.object.apiVersion), String(t.object.kind), t.namespace, name);
   if (!t.mapping) return result(file, m, null, checkLocally(m, t, all, opts), opts, true);
   const handle = handleFor(client, t);
-  let before = prefetched;
+  const fieldManager = opts.fieldManager || 'kdyn';
   for (let attempt = 1; ; attempt++) {
-    if (before === undefined || attempt > 1) before = await readLive(handle, name);
-    if (attempt === 1 && opts.skipUnchanged === true && appliesAsIs(t.object, before, opts.fieldManager || 'kdyn')) {
-      warnIfDeleting(before!, name, opts);
-      return result(file, m, before, before!, opts);
+    const reading = attempt === 1 && prefetched ? prefetched.then((p) => (p === undefined ? readLive(handle, name) : p)) : readLive(handle, name);
+    if (attempt === 1 && opts.skipUnchanged === true) {
+      const before = await reading;
+      if (appliesAsIs(t.object, before, fieldManager)) {
+        warnIfDeleting(before!, name, opts);
+        return result(file, m, before, before!, opts);
+      }
     }
     if (attempt === MAX_TRIES) {
       const gv = parseGroupVersion(String(t.object.apiVersion));
       opts.onWarning?.(`Object (${gv.group}/${gv.version}, Kind=${String(t.object.kind)}: ${name}) keeps changing, diffing without lock`, 'klog');
     }
+    const applying = handle.patch(name, JSON.stringify(t.object), 'apply', { fieldManager, force: opts.force === true, dryRun: true });
+    // The live read's failure is the answer when both fail (as when they were sent one after the other).
+    applying.catch(() => undefined);
+    const before = await reading;
     try {
-      const merged = await handle.patch(name, JSON.stringify(t.object), 'apply', { fieldManager: opts.fieldManager || 'kdyn', force: opts.force === true, dryRun: true });
+      const merged = await applying;
       if (before) warnIfDeleting(before, name, opts);
       return result(file, m, before, merged, opts);
     } catch (e) {
