@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { pathError } from '../core/fs-errors.js';
 import { ConfigError } from '../core/errors.js';
-import { parseKubeconfigYaml } from './yaml-fast.js';
+import { parseKubeconfigYaml } from '../core/yaml-fast.js';
 import type { Entry, KubeconfigCluster, KubeconfigContext, KubeconfigUser, MergedKubeconfig } from './types.js';
 
 export interface FileSelection {
@@ -72,7 +72,7 @@ export async function loadMerged(sel: FileSelection): Promise<MergedKubeconfig> 
 
 /** Parses one file's YAML; errors read like kubectl's: `error loading config file "F": yaml: line N: ...`. */
 export async function parseFile(text: string, shownPath: string): Promise<RawFile> {
-  // The files kubectl, kind and the cloud CLIs write are read without js-yaml (./yaml-fast.ts);
+  // The files kubectl, kind and the cloud CLIs write are read without js-yaml (../core/yaml-fast.ts);
   // anything outside that subset is js-yaml's, loaded only then.
   let doc: unknown = parseKubeconfigYaml(text);
   if (doc === undefined) doc = await parseWithJsYaml(text, shownPath);

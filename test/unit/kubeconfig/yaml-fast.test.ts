@@ -1,5 +1,5 @@
 /**
- * The kubeconfig YAML fast path (src/kubeconfig/yaml-fast.ts) differentially against js-yaml:
+ * The kubeconfig YAML fast path (src/core/yaml-fast.ts) differentially against js-yaml:
  * whatever the fast parser accepts must equal js-yaml's `load` exactly; what it refuses goes to
  * js-yaml. The common writers' files (kubectl, kind, cloud CLIs) must be accepted, or the fast
  * path would not pay.
@@ -7,7 +7,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { dump, load } from 'js-yaml';
-import { parseKubeconfigYaml } from '../../../src/kubeconfig/yaml-fast.js';
+import { parseKubeconfigYaml } from '../../../src/core/yaml-fast.js';
 
 /** Accepted => equal to js-yaml. Returns whether it was accepted. */
 function agrees(text: string): boolean {
