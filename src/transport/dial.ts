@@ -21,7 +21,7 @@
  * TLS handshake 10 s ("net/http: TLS handshake timeout"), a proxy's answer to CONNECT 1 min.
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, createSecureContext, type ConnectionOptions, type SecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls';
+import { connect as tlsConnect, createSecureContext, type ConnectionOptions, type DetailedPeerCertificate, type PeerCertificate, type SecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { checkKeyPair } from './client-key.js';
 import { ClientFlightGate } from './gate.js';
@@ -106,8 +106,11 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
       const secure = secureContext();
       const socket = await raw();
       const gate = cert && mode !== 'none' ? new ClientFlightGate(socket) : undefined;
-      // kdyn judges every verifying mode itself (serverVerdict), so Node never rejects on its own.
-      const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, ...(servername ? { servername } : {}) };
+      // kdyn judges every verifying mode itself (serverVerdict), so Node never rejects on its own; its
+      // checkServerIdentity only keeps the chain Node read for it (reading it again costs ~1 ms a connection).
+      let presented: DetailedPeerCertificate | undefined;
+      const keepChain = (_host: string, cert: PeerCertificate): undefined => void (presented = cert as DetailedPeerCertificate);
+      const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, checkServerIdentity: keepChain, ...(servername ? { servername } : {}) };
       const s = tlsConnect(opts);
       if (gate) keepRefsInStep(s, socket);
       try {
@@ -115,7 +118,7 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
           gate,
           // TLS 1.2: the held flight is the answer to the server's; judge now (TLS 1.3 waits for secureConnect).
           onHeld: () => (s.getProtocol() === 'TLSv1.2' ? judge(s) : 'wait'),
-          onSecure: () => judge(s),
+          onSecure: () => judge(s, presented),
         });
       } catch (e) {
         throw NOT_TLS.has((e as NodeJS.ErrnoException).code ?? '') ? await notTlsError(raw, servername) : e;

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as tlsModule from 'node:tls';
-import type { TLSSocket } from 'node:tls';
+import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import { certificateBlocks, type CaBundle } from './go-pem.js';
 import { certPool, lazyCertPool, verifyServer, type CertPool } from './x509-verify.js';
 
@@ -27,16 +27,16 @@ export interface VerdictOptions {
  * secureConnect, or in TLS 1.2 when the client's flight is held), it returns why the server is
  * refused, or undefined when both verdicts accept.
  */
-export function serverVerdict(o: VerdictOptions): (s: TLSSocket) => Error | undefined {
+export function serverVerdict(o: VerdictOptions): (s: TLSSocket, presented?: DetailedPeerCertificate) => Error | undefined {
   let bundlePool: CertPool | undefined;
   const roots = (): CertPool => (o.bundle ? (bundlePool ??= certPool(o.bundle.certs)) : systemRoots());
-  return (s) => {
+  return (s, presented) => {
     const handle = (s as unknown as { _handle?: { verifyError?: () => Error | null } })._handle;
     if (typeof handle?.verifyError !== 'function') {
       return Object.assign(new Error("cannot read OpenSSL's verdict on the server on this Node.js version"), { code: 'ERR_KDYN_TLS_EARLY_VERIFY' });
     }
     const openSslVerdict = handle.verifyError();
-    const go = verifyServer({ presented: peerChain(s), roots: roots(), serverName: o.serverName, now: o.now() });
+    const go = verifyServer({ presented: peerChain(presented?.raw ? presented : s.getPeerCertificate(true)), roots: roots(), serverName: o.serverName, now: o.now() });
     if (go) return go;
     if (openSslVerdict) {
       o.log?.(`TLS: ${o.where}: Go's rules accept the server's certificate, OpenSSL does not (${openSslVerdict.message}); refused`);
@@ -72,11 +72,12 @@ function systemRoots(): CertPool {
 }
 
 /**
- * The certificates the server sent, leaf first, as Node exposes them (the leaf, then each issuer it
+ * The certificates the server sent (Node's getPeerCertificate(true), or the same object as Node handed
+ * it to checkServerIdentity), leaf first, as Node exposes them (the leaf, then each issuer it
  * finds among them, then issuers from the trust store): DER, for Go's verdict.
  */
-function peerChain(s: TLSSocket): Buffer[] {
+function peerChain(peer: DetailedPeerCertificate): Buffer[] {
   const chain: Buffer[] = [];
-  for (let c = s.getPeerCertificate(true); c?.raw && !chain.some((x) => x.equals(c.raw)); c = c.issuerCertificate) chain.push(c.raw);
+  for (let c = peer; c?.raw && !chain.some((x) => x.equals(c.raw)); c = c.issuerCertificate) chain.push(c.raw);
   return chain;
 }

@@ -122,15 +122,28 @@ export function rawSubjectOf(der: Buffer): Buffer | undefined {
 }
 
 const cache = new WeakMap<Buffer, GoCertificate | Error>();
+/**
+ * The same bytes parsed once per process (every connection of a dialer gets new Buffers of the
+ * same chain from its socket: 8 connections parsed each certificate 8 times). The parse is a pure
+ * function of the bytes; at most BY_CONTENT_MAX distinct certificates are kept.
+ */
+const byContent = new Map<string, GoCertificate | Error>();
+const BY_CONTENT_MAX = 256;
 
-/** Go's ParseCertificate; throws an Error with Go's message. Memoised per Buffer. */
+/** Go's ParseCertificate; throws an Error with Go's message. Memoised per Buffer and per content. */
 export function parseCertificate(der: Buffer): GoCertificate {
   let r = cache.get(der);
   if (!r) {
-    try {
-      r = parse(der);
-    } catch (e) {
-      r = e as Error;
+    const key = der.toString('latin1');
+    r = byContent.get(key);
+    if (!r) {
+      try {
+        r = parse(der);
+      } catch (e) {
+        r = e as Error;
+      }
+      if (byContent.size >= BY_CONTENT_MAX) byContent.clear();
+      byContent.set(key, r);
     }
     cache.set(der, r);
   }

@@ -53,8 +53,23 @@ const HASHES: Record<SignatureAlgorithm, { hash?: string; key?: 'RSA' | 'ECDSA' 
 
 const GO_KEY_TYPES = { RSA: '*rsa.PublicKey', ECDSA: '*ecdsa.PublicKey', Ed25519: 'ed25519.PublicKey', DSA: '*dsa.PublicKey', Unknown: '<nil>' } as const;
 
+/**
+ * Each child-parent pair's answer, kept: a pure function of the two (parsed once per content,
+ * ./x509-parse.ts), asked again by every connection to the same server.
+ */
+const signatureChecks = new WeakMap<GoCertificate, Map<GoCertificate, string | undefined>>();
+
 /** Go's checkSignature with a parent's key: the allowlist, the key type, then the signature itself. */
 function checkSignature(child: GoCertificate, parent: GoCertificate): string | undefined {
+  let byParent = signatureChecks.get(child);
+  if (!byParent) signatureChecks.set(child, (byParent = new Map()));
+  if (byParent.has(parent)) return byParent.get(parent);
+  const answer = signatureAnswer(child, parent);
+  byParent.set(parent, answer);
+  return answer;
+}
+
+function signatureAnswer(child: GoCertificate, parent: GoCertificate): string | undefined {
   const algo = child.signatureAlgorithm;
   const d = HASHES[algo];
   if (d.insecure) return `x509: cannot verify signature: insecure algorithm ${algo}${algo === 'SHA1-RSA' || algo === 'ECDSA-SHA1' ? ' (temporarily override with GODEBUG=x509sha1=1)' : ''}`;

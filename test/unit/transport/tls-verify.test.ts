@@ -203,6 +203,25 @@ describe('TLS verification against the kubeconfig CA', () => {
     assert.match(check([issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'], badDate: true })], [root])?.message ?? '', /failed to parse certificate from server: x509: malformed UTCTime/);
   });
 
+  test('the same certificate bytes in new Buffers (each connection\'s) are parsed once; the verdict at each time is still its own', () => {
+    const leaf = issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] });
+    const der = (i: Issued) => Buffer.from(new X509Certificate(i.pem).raw);
+    assert.equal(parseCertificate(der(leaf)), parseCertificate(der(leaf)), 'one parse per content');
+    assert.notEqual(parseCertificate(der(leaf)), parseCertificate(der(other)));
+    const bad = Buffer.from('3003020101', 'hex');
+    assert.throws(() => parseCertificate(Buffer.from(bad)), /malformed/);
+    assert.throws(() => parseCertificate(Buffer.from(bad)), /malformed/, 'a failed parse fails again');
+    // A connection after the leaf's expiry is refused although an earlier one with the same bytes passed.
+    const roots = certPool([parseCertificate(der(root))]);
+    const check = (now: number) => verifyServer({ presented: [der(leaf)], roots, serverName: '127.0.0.1', now });
+    assert.equal(check(Date.now()), undefined);
+    assert.equal(check(Date.now() + 365 * DAY)?.code, 'CERT_HAS_EXPIRED');
+    assert.equal(check(Date.now()), undefined);
+    // An impostor with the same subject, signed by another key, is still refused after the real one passed.
+    const impostor = issue({ cn: 'srv', issuer: other, san: ['127.0.0.1'] });
+    assert.match(verifyServer({ presented: [der(impostor)], roots, serverName: '127.0.0.1', now: Date.now() })?.message ?? '', /unknown authority/);
+  });
+
   test('lazyCertPool (Node\'s roots, parsed when asked for) finds what certPool finds; what Go cannot parse is left out', () => {
     const der = (i: Issued) => Buffer.from(new X509Certificate(i.pem).raw);
     const leaf = parseCertificate(der(issue({ cn: 'srv', issuer: root, san: ['127.0.0.1'] })));
