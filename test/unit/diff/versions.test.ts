@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { diffFileName, maskSecretData, versionTexts } from '../../../src/diff/versions.js';
+import { canonicalJSON, diffFileName, jsonEqual, maskSecretData, versionTexts } from '../../../src/diff/versions.js';
 
 const managed = [{ manager: 'kdyn', operation: 'Apply' }];
 
@@ -46,4 +46,21 @@ test('a pruned object: its live text (masked when a Secret) against nothing', ()
   const t = versionTexts({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', managedFields: managed }, data: { k: 'YQ==' } }, null);
   assert.equal(t.merged, '');
   assert.equal(t.live, "apiVersion: v1\ndata:\n  k: '***'\nkind: Secret\nmetadata:\n  name: s\n");
+});
+
+test('jsonEqual answers as comparing canonicalJSON texts does, without building them', () => {
+  const values: unknown[] = [
+    null, undefined, 0, -0, 1, 1.5, NaN, Infinity, '', '1', true, false, [], {}, [null], [undefined], [1, 2], [2, 1],
+    { a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 }, { a: 1, b: [1, { c: 'y' }] }, { a: undefined }, { a: null }, { a: 1, z: undefined },
+    { a: { b: {} } }, { a: { b: [] } }, new Date(0), new Date(1), { d: new Date(0) }, { d: '1970-01-01T00:00:00.000Z' }, ['a'], { 0: 'a' },
+  ];
+  let equalPairs = 0;
+  for (const a of values) {
+    for (const b of values) {
+      const want = canonicalJSON(a) === canonicalJSON(b);
+      assert.equal(jsonEqual(a, b), want, `${String(canonicalJSON(a))} vs ${String(canonicalJSON(b))}`);
+      if (want && a !== b) equalPairs++;
+    }
+  }
+  assert.ok(equalPairs >= 8, 'key order, undefined keys, -0 and Dates make equal pairs');
 });
