@@ -44,7 +44,7 @@ export function setOptions(opts: ApplyCommandOptions): { parent: string; parentN
  * lines), conflicts and failed deletions (one error line each). Returns how many failed.
  */
 export function printSet(set: ApplySetReport, opts: Pick<ApplyCommandOptions, 'dryRun' | 'output'>, out: SetOutput): number {
-  if (set.takenOverFrom !== undefined) out.note(`ApplySet ${set.parent.ref} taken over from ${set.takenOverFrom ? `tooling ${JSON.stringify(set.takenOverFrom)}` : 'a parent without tooling'}${drySuffix(opts.dryRun)}\n`);
+  if (set.takenOverFrom !== undefined) out.note(`ApplySet ${set.parent.ref} taken over from tooling ${JSON.stringify(set.takenOverFrom)}${drySuffix(opts.dryRun)}\n`);
   const text = set.pruned.map((r) => prunedLine(r, opts, out.prefix) ?? '').join('');
   if (text) out.out(text);
   const errors = [...set.conflicts.map(conflictLine), ...set.pruned.filter((r) => r.error).map((r) => `error: pruning ${memberRef(r.member)}: ${failureReason(r.error)}`)];
