@@ -83,6 +83,10 @@ test('-o json and -o yaml: the applied objects, then each pruned object as it wa
   const yaml = (await kdyn(['-n', mine, 'apply', '-f', input(['a']), ...set, '--dry-run=server', '-o', 'yaml'])).out;
   assert.match(yaml, /\n  name: a\n[^]*uid: \S+\napiVersion: v1\n[^]*\n  name: b\n[^]*\n---\napiVersion: v1\n[^]*\n  name: c\n/, 'kubectl puts no --- between the applied object and the first pruned one');
   assert.equal(yaml.match(/^---$/gm)?.length, 1);
+  // -o jsonl (kdyn's): a line per applied object, then per pruned one, managedFields hidden as for the applied.
+  const jsonl = (await kdyn(['-n', mine, 'apply', '-f', input(['a']), ...set, '--dry-run=server', '-o', 'jsonl'])).out.trim().split('\n').map((l) => JSON.parse(l) as { metadata: { name: string; managedFields?: unknown } });
+  assert.deepEqual(jsonl.map((o) => o.metadata.name), ['a', 'b', 'c']);
+  assert.ok(jsonl.every((o) => o.metadata.managedFields === undefined), 'no managedFields');
   assert.ok(server.store.get('', 'configmaps', mine, 'b'), 'a dry run deletes nothing');
 });
 
