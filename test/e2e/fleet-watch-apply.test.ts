@@ -92,7 +92,8 @@ describe('fleet watch --for', () => {
 
   test('a context that times out: its last state and one error line naming it; the other\'s condition met; exit 1', async () => {
     await cms('east').create(gate('Ready'));
-    const r = await kdyn([...forReady, '--timeout', '1s']);
+    // east's list must be in before the timeout: 5 s leaves room for a loaded machine.
+    const r = await kdyn([...forReady, '--timeout', '5s']);
     assert.equal(r.code, 1);
     assert.equal(r.out, 'east/configmap/gate condition met\nwest/configmaps/gate: not found\n');
     assert.equal(r.err, 'error: context "west": timed out waiting for the condition on configmaps/gate\n');
