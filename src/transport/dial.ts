@@ -106,8 +106,11 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
       const secure = secureContext();
       const socket = await raw();
       const gate = cert && mode !== 'none' ? new ClientFlightGate(socket) : undefined;
-      // kdyn judges every verifying mode itself (serverVerdict), so Node never rejects on its own.
-      const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, ...(servername ? { servername } : {}) };
+      // kdyn judges every verifying mode itself (serverVerdict), so Node never rejects on its own. Node
+      // still runs its checkServerIdentity after OpenSSL accepts, only to fill `authorized`, which kdyn
+      // never reads; skipping it saves ~4 ms of CPU per run (net.isIPv6's regular expression compiled for
+      // the 'localhost' Node falls back to when the socket was passed in).
+      const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, checkServerIdentity: unusedIdentityCheck, ...(servername ? { servername } : {}) };
       const s = tlsConnect(opts);
       if (gate) keepRefsInStep(s, socket);
       try {
@@ -123,6 +126,9 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
     },
   };
 }
+
+/** Node's name check, replaced: its result would only set `authorized`, which kdyn does not read. */
+const unusedIdentityCheck = (): undefined => undefined;
 
 /** A plain http server: a TCP connection to it, or to the proxy (over TLS for an https proxy). */
 function plainDialer(host: string, port: number, proxy: ProxyChoice | undefined, timeouts: DialTimeouts, open: (host: string, port: number) => Socket): Dialer {
