@@ -83,7 +83,7 @@ export interface ApplySetView {
  * parent's ID label is verified first; a missing parent is an error.
  */
 export async function readApplySet(deps: ParentDeps, o: ParentOptions): Promise<ApplySetView> {
-  const { parent } = await openParent(deps, { ...o, takeover: true });
+  const { parent } = await openParent(deps, { ...o, readOnly: true });
   if (!parent.live) throw new ApplySetError(`ApplySet parent object ${JSON.stringify(parent.ref)} not found${parent.namespace ? ` in namespace ${JSON.stringify(parent.namespace)}` : ''}`);
   const members = await listMembers(deps, parent);
   members.sort(compareMembers);

@@ -53,7 +53,7 @@ export const DEFAULT_TOOLING = `kdyn/${VERSION}`;
  * Resolves the parent and reads it: the checks of step 1 (mapping, namespace, a permitted custom
  * resource, the ID and tooling of a parent that exists). Reads only. Throws ApplySetError.
  */
-export async function openParent(deps: ParentDeps, o: ParentOptions & { takeover?: boolean; tool?: string }): Promise<{ parent: ParentInfo; verdict?: ParentVerdict }> {
+export async function openParent(deps: ParentDeps, o: ParentOptions & { takeover?: boolean; readOnly?: boolean; tool?: string }): Promise<{ parent: ParentInfo; verdict?: ParentVerdict }> {
   const ref = parseParentRef(o.parent);
   let mapping: ResourceMapping;
   try {
@@ -75,7 +75,7 @@ export async function openParent(deps: ParentDeps, o: ParentOptions & { takeover
     if (!builtin) throw new ApplySetError('custom resource ApplySet parents cannot be created automatically');
     return { parent };
   }
-  const verdict = checkParent(live, { ref: parent.ref, id, tool: toolName(o.tool), takeover: o.takeover === true });
+  const verdict = checkParent(live, { ref: parent.ref, id, tool: toolName(o.tool), takeover: o.takeover === true, readOnly: o.readOnly });
   const recorded = recordedSet(live.metadata?.annotations ?? {}, namespace);
   if (recorded.groupResources) {
     // The deprecated annotation (resources): mapped to kinds, rewritten as kinds on the next update.

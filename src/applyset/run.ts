@@ -3,7 +3,7 @@
  *
  * 1. The parent is resolved (`[RESOURCE][.GROUP]/NAME`; a custom resource only where its CRD carries
  *    `applyset.kubernetes.io/is-parent-type`), read, and checked: its ID label, its tooling (another
- *    tool's set is refused unless `takeover`). Every input object gets the part-of label.
+ *    tool's set is refused; `takeover` takes over a set kubectl manages, and only that). Every input object gets the part-of label.
  * 2. The parent is updated to the union of the group-kinds and namespaces it recorded and those of
  *    the input, so an interrupted run leaks nothing.
  * 3. The objects are applied (../apply/apply.ts). Any failure stops here: nothing is pruned and the
@@ -43,7 +43,7 @@ export interface ApplySetDeps extends ParentDeps {
 export interface ApplySetOptions extends ParentOptions, Omit<ApplyOptions, 'dryRun'> {
   /** `server`: every write with dryRun=All; `client`: no write (reads only), nothing applied. */
   dryRun?: 'server' | 'client';
-  /** Take over a set another tool (kubectl) manages: its tooling annotation is rewritten to kdyn's. */
+  /** Take over a set kubectl manages (tooling `kubectl/<version>`): its tooling annotation is rewritten to kdyn's. Any other tool's set is still refused. */
   takeover?: boolean;
   /** The tooling annotation written (default `kdyn/<version>`). */
   tooling?: string;
@@ -56,7 +56,7 @@ export interface ApplySetReport {
   parent: ParentInfo;
   /** The input as applied: each object with the set's part-of label. */
   manifests: Manifest[];
-  /** Set when another tool's set was taken over: its former tooling ('' when it had none). */
+  /** Set when kubectl's set was taken over: its former tooling (`kubectl/v1.32.5`). */
   takenOverFrom?: string;
   /** The apply's report (undefined for a client dry run: nothing is applied). */
   apply?: ApplyReport;
@@ -129,7 +129,7 @@ function sortedUnique(v: string[]): string[] {
 /**
  * The library entry point: apply plain objects as the ApplySet of `parent` and prune what the set
  * held that `objects` no longer do (`kdyn apply --prune --applyset`; origins in messages are
- * `"input" document N`). Refusals (another tool's set without `takeover`, a wrong ID, bad input)
+ * `"input" document N`). Refusals (another tool's set: kubectl's without `takeover`, any other always; a wrong ID; bad input)
  * throw before any write; apply and prune failures are in the report (`complete: false`).
  */
 export function applySet(objects: readonly Unstructured[], deps: ApplySetDeps, opts: ApplySetOptions): Promise<ApplySetReport> {

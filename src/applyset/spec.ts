@@ -108,29 +108,40 @@ export function toolingName(tooling: string): string {
   return slash < 0 ? tooling : tooling.slice(0, slash);
 }
 
+/** kubectl's tooling: `kubectl/<version>` (the only sets `--applyset-takeover` takes over). */
+function isKubectlTooling(tooling: string): boolean {
+  return toolingName(tooling) === 'kubectl' && tooling.length > 'kubectl/'.length;
+}
+
 /** How a parent found on the server may be used. */
 export type ParentVerdict =
-  /** Ours (same tool, right ID): go on. */
+  /** Ours (same tool, right ID), or only read: go on. */
   | { kind: 'ours' }
-  /** Another tool's, and `--applyset-takeover` was given: go on, rewriting its tooling. */
+  /** kubectl's, and `--applyset-takeover` was given: go on, rewriting its tooling. */
   | { kind: 'takeover'; from: string };
 
 /**
  * The checks before a tool mutates an existing parent, in kubectl's order and words: the tooling
- * annotation present and naming this tool (else a refusal, unless `takeover`), the ID label present
- * and equal to the ID computed from the parent (never waived: a wrong ID means another set's
- * objects would be pruned).
+ * annotation present and naming this tool (else a refusal; with `takeover`, a set kubectl manages,
+ * `kubectl/<version>`, is taken over and any other tool's is still refused, naming its tooling), the
+ * ID label present and equal to the ID computed from the parent (never waived: a wrong ID means
+ * another set's objects would be pruned). `readOnly` (listing members): any tooling passes.
  */
-export function checkParent(live: Unstructured, o: { ref: string; id: string; tool: string; takeover: boolean }): ParentVerdict {
+export function checkParent(live: Unstructured, o: { ref: string; id: string; tool: string; takeover: boolean; readOnly?: boolean }): ParentVerdict {
   const labels = live.metadata?.labels ?? {};
   const annotations = live.metadata?.annotations ?? {};
   const tooling = annotations[TOOLING_ANNOTATION];
+  const parent = `ApplySet parent object ${JSON.stringify(o.ref)} already exists and`;
+  const onlyKubectl = `--applyset-takeover takes over only sets kubectl manages (tooling "kubectl/<version>")`;
   let verdict: ParentVerdict = { kind: 'ours' };
-  if (tooling === undefined) {
-    if (!o.takeover) throw new ApplySetError(`ApplySet parent object ${JSON.stringify(o.ref)} already exists and is missing required annotation ${JSON.stringify(TOOLING_ANNOTATION)} (to manage it with kdyn, apply again with --applyset-takeover)`);
-    verdict = { kind: 'takeover', from: '' };
+  if (o.readOnly) {
+    // Reading mutates nothing: any tool's set may be listed.
+  } else if (tooling === undefined) {
+    throw new ApplySetError(`${parent} is missing required annotation ${JSON.stringify(TOOLING_ANNOTATION)}${o.takeover ? `: ${onlyKubectl}` : ''}`);
   } else if (toolingName(tooling) !== o.tool) {
-    if (!o.takeover) throw new ApplySetError(`ApplySet parent object ${JSON.stringify(o.ref)} already exists and is managed by tooling ${JSON.stringify(toolingName(tooling))} instead of ${JSON.stringify(o.tool)} (to move it to ${o.tool}, apply again with --applyset-takeover; --dry-run=server shows what would change)`);
+    const kubectl = isKubectlTooling(tooling);
+    if (o.takeover && !kubectl) throw new ApplySetError(`${parent} is managed by tooling ${JSON.stringify(tooling)}: ${onlyKubectl}`);
+    if (!o.takeover) throw new ApplySetError(`${parent} is managed by tooling ${JSON.stringify(toolingName(tooling))} instead of ${JSON.stringify(o.tool)}${kubectl ? ` (to move it to ${o.tool}, apply again with --applyset-takeover; --dry-run=server shows what would change)` : ''}`);
     verdict = { kind: 'takeover', from: tooling };
   }
   const idLabel = labels[ID_LABEL];

@@ -26,7 +26,7 @@ export interface ApplyCommandOptions {
   applySet?: string;
   /** The parent's namespace: `-n` only, as kubectl (a namespaced parent without `-n` is refused). */
   applySetNamespace?: string;
-  /** `--applyset-takeover`: manage a set another tool (kubectl) made. */
+  /** `--applyset-takeover`: manage a set kubectl made (any other tool's stays refused). */
   applySetTakeover: boolean;
 }
 

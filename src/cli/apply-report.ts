@@ -53,8 +53,9 @@ export function printReport(out: ContextApplyPrinter, context: string, { report,
     // A context where nothing was applied and something failed has no document (as a failed context of a fleet get).
     if (objects.length > 0 || report.failed + report.unknown === 0) out.page(context, objects);
   }
-  const setFailed = set ? printSetOf(out, context, set, o) : false;
   out.endContext(context);
+  // The pruned objects after the applied ones (-o json|yaml: after the document printed at the end).
+  const setFailed = set ? printSetOf(out, context, set, o) : false;
   // --wait: an object not ready is that context's failure, one line each.
   for (const line of waited?.errors ?? []) out.error(context, line);
   out.summary(context, summaryLine(report, { serverDryRun: o.dryRun === 'server', ready: waited?.ready, interrupted: report.interrupted || waited?.interrupted === true }));
@@ -65,7 +66,7 @@ export function printReport(out: ContextApplyPrinter, context: string, { report,
 /** --prune --applyset: a context's pruned objects (`[# ][CONTEXT/]kind/name pruned`), its conflicts and failed deletions; true if any failed. */
 function printSetOf(out: ContextApplyPrinter, context: string, set: ApplySetReport, o: ReportOptions, comment = ''): boolean {
   const prefix = comment + (o.showContext ? `${context}/` : '');
-  return printSet(set, o, { prefix, out: (l) => out.text(context, l), err: (l) => out.error(context, l), note: (l) => out.summary(context, l.trimEnd()) }) > 0;
+  return printSet(set, o, { prefix, out: (l) => out.text(context, l), objects: (x) => out.pruned(context, x), err: (l) => out.error(context, l), note: (l) => out.summary(context, l.trimEnd()) }) > 0;
 }
 
 /** --dry-run=client: the requests that would be sent to a context, its errors and summary. True when an object failed. */

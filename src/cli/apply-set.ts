@@ -1,7 +1,7 @@
 /**
  * `kdyn apply --prune --applyset=...`'s side of the command line (the work: ../applyset/run.ts): the
  * pruned objects as kubectl prints them (`configmap/b pruned`, ` (server dry run)`, ` (dry run)`;
- * `-o name` `configmap/b`), a taken-over set's line, conflicts and failed deletions one line each on
+ * `-o name` `configmap/b`; `-o json|yaml|jsonl` the objects, ../printers/applied-list.ts), a taken-over set's line, conflicts and failed deletions one line each on
  * stderr, and one summary line, for one context or each of a fleet (./apply-report.ts; the apply
  * with its set: ../fleet/apply.ts).
  */
@@ -9,12 +9,13 @@ import { failureReason } from '../apply/conflict.js';
 import type { ApplySetReport, PruneResult } from '../applyset/run.js';
 import { conflictLine, memberRef } from '../applyset/prune.js';
 import type { ApplyCommandOptions } from './apply-options.js';
-import { jsonlRecord } from '../printers/envelopes.js';
+import type { Unstructured } from '../core/unstructured.js';
 
-/** Where the lines go: `prefix` before each stdout line (a fleet's `CONTEXT/`), `err` for error lines, `note` for other stderr lines. */
+/** Where the output goes: `prefix` before each stdout line (a fleet's `CONTEXT/`), `objects` for the pruned objects in the object formats, `err` for error lines, `note` for other stderr lines. */
 export interface SetOutput {
   prefix: string;
   out(line: string): void;
+  objects(objects: readonly Unstructured[]): void;
   err(line: string): void;
   note(line: string): void;
 }
@@ -24,12 +25,10 @@ function drySuffix(dryRun: ApplyCommandOptions['dryRun']): string {
   return dryRun === 'server' ? ' (server dry run)' : dryRun === 'client' ? ' (dry run)' : '';
 }
 
-/** One pruned object's stdout line (text and name outputs; the object formats print none). */
+/** One pruned object's stdout line in the line formats (text, name); the object formats print the objects (SetOutput.objects). */
 export function prunedLine(r: PruneResult, opts: Pick<ApplyCommandOptions, 'dryRun' | 'output'>, prefix = ''): string | undefined {
   if (r.error) return undefined;
   if (opts.output.format === 'name') return `${prefix}${memberRef(r.member)}\n`;
-  // Over a fleet (a `CONTEXT/` prefix) the object goes in its `{context, object}` record, as every jsonl line there.
-  if (opts.output.format === 'jsonl') return prefix.endsWith('/') ? jsonlRecord(prefix.replace(/^# /, '').slice(0, -1), r.member.object) : JSON.stringify(r.member.object) + '\n';
   if (opts.output.format !== 'text') return undefined;
   return `${prefix}${memberRef(r.member)} pruned${drySuffix(opts.dryRun)}\n`;
 }
@@ -44,9 +43,12 @@ export function setOptions(opts: ApplyCommandOptions): { parent: string; parentN
  * lines), conflicts and failed deletions (one error line each). Returns how many failed.
  */
 export function printSet(set: ApplySetReport, opts: Pick<ApplyCommandOptions, 'dryRun' | 'output'>, out: SetOutput): number {
-  if (set.takenOverFrom !== undefined) out.note(`ApplySet ${set.parent.ref} taken over from ${set.takenOverFrom ? `tooling ${JSON.stringify(set.takenOverFrom)}` : 'a parent without tooling'}${drySuffix(opts.dryRun)}\n`);
+  if (set.takenOverFrom !== undefined) out.note(`ApplySet ${set.parent.ref} taken over from tooling ${JSON.stringify(set.takenOverFrom)}${drySuffix(opts.dryRun)}\n`);
   const text = set.pruned.map((r) => prunedLine(r, opts, out.prefix) ?? '').join('');
   if (text) out.out(text);
+  // -o json|yaml|jsonl: the objects as they were before their deletion, as kubectl prints them.
+  const gone = set.pruned.filter((r) => !r.error).map((r) => r.member.object);
+  if (gone.length > 0 && !['text', 'name'].includes(opts.output.format)) out.objects(gone);
   const errors = [...set.conflicts.map(conflictLine), ...set.pruned.filter((r) => r.error).map((r) => `error: pruning ${memberRef(r.member)}: ${failureReason(r.error)}`)];
   for (const line of errors) out.err(line + '\n');
   return errors.length;

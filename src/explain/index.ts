@@ -3,13 +3,20 @@
  * `kubectl explain` resolves it) -> its group-version's OpenAPI v3 document (src/openapi: the index
  * fetched each run, the document read from the disk cache while its hash is unchanged, as kubectl's
  * client does) -> kubectl v1.32's plaintext explanation (./render.ts).
+ *
+ * What is kept on disk next to the document, each valid only while the index names the same document
+ * URL (hash), so never staler than the document: per resource, the part of the document explain reads
+ * (./slim.ts), and per question (resource, field path, --recursive) the explanation itself. A warm run
+ * reads that text and parses nothing; a new question is rendered from the resource's part.
  */
+import { createHash } from 'node:crypto';
 import { KdynError } from '../core/errors.js';
 import type { GroupVersionResource } from '../core/gvk.js';
+import { VERSION } from '../core/version.js';
 import { documentKey, type OpenApiV3 } from '../openapi/v3.js';
 import type { RESTMapper } from '../restmapper/types.js';
 import { resolveExplainTarget } from './argument.js';
-import { ExplainError, gvrString, renderExplain } from './render.js';
+import { ExplainError, gvrString, OUTPUT_REVISION, renderExplain } from './render.js';
 import { slimDocument } from './slim.js';
 
 export { ExplainError, renderExplain, type RenderInput } from './render.js';
@@ -50,9 +57,24 @@ export async function explain(deps: ExplainDeps, type: string, options: ExplainO
   const { mapping, fieldPath } = await resolveExplainTarget(deps.mapper, type, apiVersion !== undefined);
   const gvr: GroupVersionResource = apiVersion ? { ...mapping.gvr, ...apiVersion } : mapping.gvr;
   const gv = gvr.group ? `${gvr.group}/${gvr.version}` : gvr.version;
-  // The cached document is read while the index is in flight (it says whether that copy is current).
-  const document = deps.openapi.derived(gv, `explain-${gvr.resource.toLowerCase()}`, (doc) => slimDocument(doc, gvr));
-  document.catch(() => undefined);
+  const recursive = options.recursive === true;
+  const part = `explain-${gvr.resource.toLowerCase()}`;
+  // The kept explanation is read while the index is in flight (it says whether that copy is current).
+  const text = deps.openapi.kept(gv, `${part}.${questionName(fieldPath, recursive)}`, async () => {
+    const document = await deps.openapi.derived(gv, part, (doc) => slimDocument(doc, gvr));
+    return renderExplain({ document, gvr, fieldPath, recursive });
+  });
+  text.catch(() => undefined);
   if (!(await paths).has(documentKey(gv))) throw new ExplainError(`couldn't find resource for "${gvrString(gvr)}"`);
-  return renderExplain({ document: await document, gvr, fieldPath, recursive: options.recursive === true });
+  return (await text)!;
+}
+
+/**
+ * The file name part of one question about a resource: a digest of its field path and --recursive,
+ * and of the renderer that answered it (kdyn's version and OUTPUT_REVISION), so an explanation kept by
+ * another renderer is never read.
+ */
+export function questionName(fieldPath: readonly string[], recursive: boolean): string {
+  const digest = createHash('sha256').update(JSON.stringify([OUTPUT_REVISION, VERSION, fieldPath, recursive])).digest('hex');
+  return `q-${digest.slice(0, 24)}`;
 }

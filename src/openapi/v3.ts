@@ -57,8 +57,20 @@ export interface OpenApiV3 {
    * returns undefined when the value cannot be derived, then nothing is kept and the document is used.
    */
   derived<T>(groupVersion: string, name: string, build: (doc: OpenApiDocument) => T | undefined): Promise<T | OpenApiDocument>;
+  /**
+   * A text kept on disk next to one group-version's document under `name` (as for `derived`), valid
+   * while the index names the same document URL (hash): read when it is, else made by `make` (from
+   * the document, through `groupVersion` or `derived`) and kept. `make` resolving to undefined keeps
+   * nothing; its rejection is the result. The text is not parsed: a warm run reads it and is done.
+   */
+  kept(groupVersion: string, name: string, make: () => Promise<string | undefined>): Promise<string | undefined>;
   /** Requests made so far (for tests and --v logs). */
   readonly requests: number;
+}
+
+/** A name of something kept next to a document: a file name part. */
+function checkName(name: string): void {
+  if (!/^[a-z0-9.-]+$/.test(name)) throw new KdynError(`OpenAPI v3: invalid derived name ${JSON.stringify(name)}`);
 }
 
 /** The document key of a group-version: `api/v1` for core, `apis/<group>/<version>` otherwise. */
@@ -115,8 +127,8 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
   }
 
   async function derived<T>(gv: string, name: string, build: (doc: OpenApiDocument) => T | undefined): Promise<T | OpenApiDocument> {
-    if (!/^[a-z0-9.-]+$/.test(name)) throw new KdynError(`OpenAPI v3: invalid derived name ${JSON.stringify(name)}`);
     const key = documentKey(gv);
+    checkName(name);
     const index = paths();
     index.catch(() => undefined);
     const derivedKey = `${key}.${name}`;
@@ -135,10 +147,28 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
     return value;
   }
 
+  async function kept(gv: string, name: string, make: () => Promise<string | undefined>): Promise<string | undefined> {
+    const key = documentKey(gv);
+    checkName(name);
+    const index = paths();
+    index.catch(() => undefined);
+    const keptKey = `${key}.${name}`;
+    const cached = await files.read(keptKey);
+    const url = (await index).get(key);
+    if (cached && url?.includes('?hash=') && cached.url === url) {
+      if (logger.enabled(6)) logger.info(6, `OpenAPI v3 ${key}: ${name} cached (hash unchanged)`);
+      return cached.body;
+    }
+    const made = await make();
+    if (made !== undefined && url?.includes('?hash=')) await files.write(keptKey, { url, body: made });
+    return made;
+  }
+
   return {
     paths,
     groupVersion,
     derived,
+    kept,
     get requests() {
       return requests;
     },

@@ -1,17 +1,17 @@
 /**
  * `apply`'s printer: per object in input order, `kind.group/name serverside-applied` (or
  * `unchanged`, with ` (server dry run)`), `-o name`, `-o jsonl`; `-o json|yaml` print at the end, one
- * object as itself and several as a List, as kubectl. managedFields are dropped unless
+ * object as itself and several as kubectl apply's List (./applied-list.ts). managedFields are dropped unless
  * --show-managed-fields. A client dry run prints what would be sent: its text output is the requests
  * themselves, a YAML stream that `kdyn apply -f -` would read back.
  */
 import type { IO } from '../core/io.js';
 import type { Unstructured } from '../core/unstructured.js';
 import type { AppliedObject, ApplyOutput, ApplyPrintContext, ApplyPrinter } from './types.js';
-import { createObjectPrinter } from './objects.js';
+import { appliedDocument } from './applied-list.js';
 
 export async function createApplyPrinter(o: ApplyOutput, ctx: ApplyPrintContext, io: IO): Promise<ApplyPrinter> {
-  const whole = o.format === 'json' || o.format === 'yaml' ? await createObjectPrinter({ type: o.format }, { singleItemImplied: true }) : undefined;
+  const whole = o.format === 'json' || o.format === 'yaml' ? await appliedDocument(o.format) : undefined;
   const toYAML = ctx.clientDryRun && o.format === 'text' ? (await import('./yaml.js')).toYAML : undefined;
   const held: Unstructured[] = [];
   const dry = ctx.serverDryRun ? ' (server dry run)' : '';
@@ -32,7 +32,7 @@ export async function createApplyPrinter(o: ApplyOutput, ctx: ApplyPrintContext,
       if (out) io.stdout.write(out);
     },
     end() {
-      if (whole && held.length > 0) io.stdout.write(whole.page(held, { group: '', kind: '' }) + whole.end());
+      if (whole && held.length > 0) io.stdout.write(whole(held));
     },
   };
 }

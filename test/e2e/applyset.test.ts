@@ -131,6 +131,37 @@ test("kdyn refuses kubectl's set in one line and writes nothing; --applyset-take
   assert.equal(again.out, 'configmap/a unchanged\nconfigmap/c unchanged\n');
 });
 
+test("--applyset-takeover takes over kubectl's sets only: another tool's (helm/v3) or one without tooling is refused in one line naming it, dry run or not, nothing written; kdyn applyset still lists it", async (t) => {
+  const ns = await namespace('helm');
+  const id = applySetId({ name: 'app', namespace: ns, kind: 'ConfigMap', group: '' });
+  const annotations = { 'applyset.kubernetes.io/tooling': 'helm/v3', 'applyset.kubernetes.io/contains-group-kinds': 'ConfigMap' };
+  server.store.create('', 'configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app', namespace: ns, labels: { 'applyset.kubernetes.io/id': id }, annotations } } as never);
+  server.store.create('', 'configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'old', namespace: ns, labels: { 'applyset.kubernetes.io/part-of': id } } } as never);
+  const one = file('helm-one.yaml', [configMap('a')]);
+  const onlyKubectl = '--applyset-takeover takes over only sets kubectl manages (tooling "kubectl/<version>")';
+  server.clearLog();
+  for (const dry of [[], ['--dry-run=server'], ['--dry-run=client']]) {
+    const r = await kdyn(['apply', '-n', ns, '-f', one, '--prune', '--applyset=configmap/app', '--applyset-takeover', ...dry]);
+    assert.deepEqual(r, { code: 1, out: '', err: `error: ApplySet parent object "configmaps./app" already exists and is managed by tooling "helm/v3": ${onlyKubectl}\n` }, dry.join(' '));
+  }
+  const refused = await kdyn(['apply', '-n', ns, '-f', one, '--prune', '--applyset=configmap/app']);
+  assert.deepEqual(refused, { code: 1, out: '', err: 'error: ApplySet parent object "configmaps./app" already exists and is managed by tooling "helm" instead of "kdyn"\n' }, 'no take-over hint: there is none to give');
+  if (hasKubectl()) {
+    const c = await kubectl(['apply', '--server-side', '-n', ns, '-f', one, '--prune', '--applyset=configmap/app']);
+    assert.equal(c.err, 'error: ApplySet parent object "configmaps./app" already exists and is managed by tooling "helm" instead of "kubectl"\n', "kubectl's words, as kdyn's");
+  } else t.diagnostic('kubectl not on PATH: its refusal is not compared');
+  assert.deepEqual(writes(), [], 'nothing written');
+  assert.equal(parentOf(ns, 'app').annotations!['applyset.kubernetes.io/tooling'], 'helm/v3');
+  assert.ok(cmIn(ns, 'old') && !cmIn(ns, 'a'));
+  const listed = await kdyn(['applyset', 'configmap/app', '-n', ns, '-o', 'name']);
+  assert.deepEqual(listed, { code: 0, out: 'configmap/old\n', err: listed.err });
+  // A parent without tooling: no tool's, so not kubectl's either.
+  const bare = cmIn(ns, 'app')!;
+  server.store.update('', 'configmaps', { ...bare, metadata: { ...bare.metadata, annotations: { 'applyset.kubernetes.io/contains-group-kinds': 'ConfigMap' } } });
+  const none = await kdyn(['apply', '-n', ns, '-f', one, '--prune', '--applyset=configmap/app', '--applyset-takeover', '--dry-run=server']);
+  assert.deepEqual(none, { code: 1, out: '', err: `error: ApplySet parent object "configmaps./app" already exists and is missing required annotation "applyset.kubernetes.io/tooling": ${onlyKubectl}\n` });
+});
+
 test("prune dry runs: kubectl's lines for what would go (server: `pruned (server dry run)`, client: `# ... pruned (dry run)`), nothing deleted", async (t) => {
   const ns = await namespace('dry');
   const all = file('dry-all.yaml', [configMap('a'), configMap('b'), deployment('d')]);

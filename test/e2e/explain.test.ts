@@ -71,6 +71,16 @@ describe('kdyn explain next to kubectl explain (local API server, recorded v1.32
     const cases = [['pods.spec.nosuch'], ['pods.nosuch.deeper'], ['deploy.apps'], ['nosuchtype'], ['pods[0]'], ['pods', '--api-version=apps/v1'], ['pods', '--api-version=v2'], ['widgets.spec.size.nosuch']];
     for (const c of cases) await sameAsKubectl(c);
   });
+
+  test('warm runs, answered from the kept explanations, print the same bytes as kubectl', async () => {
+    const cases = [['pods'], ['pods.spec.containers'], ['deployments.apps', '--recursive'], ['widgets.spec'], ['widgets.spec', '--api-version=explain.kdyn.dev/v1beta1'], ['pods.spec.nosuch'], ['deploy.apps']];
+    for (const c of cases) {
+      await env.kdyn(['explain', ...c]); // the explanation is kept (if this question was not asked before)
+      env.server.clearLog();
+      await sameAsKubectl(c);
+      assert.deepEqual(env.server.requestLog.filter((r) => r.path.startsWith('/openapi/') && r.userAgent.startsWith('kdyn')).map((r) => r.path), ['/openapi/v3'], `explain ${c.join(' ')}: warm, the index only`);
+    }
+  });
 });
 
 describe('kdyn explain: cache and usage', () => {
@@ -81,6 +91,10 @@ describe('kdyn explain: cache and usage', () => {
     assert.equal(warm.code, 0, warm.err);
     assert.deepEqual(env.server.requestLog.map((r) => `${r.path} ${r.status}`), ['/openapi/v3 200'], 'one request: the index');
     assert.match(warm.out, /^ {2}docs\t<string>$/m);
+    // The same question as after the change below: its explanation is kept for the current hash.
+    await env.kdyn(['explain', 'widgets.spec.docs']);
+    const before = await env.kdyn(['explain', 'widgets.spec.docs']);
+    assert.match(before.out, /A field with external docs\./);
 
     const changed = readFileSync(CRD_FILE(), 'utf8').replace('description: A field with external docs.', 'description: A field described anew.');
     const file = join(env.dir, 'widgets-changed.yaml');

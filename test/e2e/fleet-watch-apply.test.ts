@@ -67,7 +67,8 @@ describe('fleet watch', () => {
     const locked = env.servers.get('locked')!;
     const fault = locked.faults.add({ path: /\/configmaps/, status: 403, body: FORBIDDEN('list') });
     try {
-      const r = await kdyn(['watch', 'configmaps', '-n', 'demo', '--context', 'east,locked,gone', '--timeout', '3s', '-o', 'name']);
+      // east's list must be in before the timeout: 5 s leaves room for a loaded machine.
+      const r = await kdyn(['watch', 'configmaps', '-n', 'demo', '--context', 'east,locked,gone', '--timeout', '5s', '-o', 'name']);
       assert.equal(r.code, 1);
       assert.match(r.out, /^east\/configmap\/app-config\n/);
       assert.match(r.err, /error: context "locked": Error from server \(Forbidden\): configmaps is forbidden/);
@@ -92,7 +93,8 @@ describe('fleet watch --for', () => {
 
   test('a context that times out: its last state and one error line naming it; the other\'s condition met; exit 1', async () => {
     await cms('east').create(gate('Ready'));
-    const r = await kdyn([...forReady, '--timeout', '1s']);
+    // east's list must be in before the timeout: 5 s leaves room for a loaded machine.
+    const r = await kdyn([...forReady, '--timeout', '5s']);
     assert.equal(r.code, 1);
     assert.equal(r.out, 'east/configmap/gate condition met\nwest/configmaps/gate: not found\n');
     assert.equal(r.err, 'error: context "west": timed out waiting for the condition on configmaps/gate\n');
@@ -187,7 +189,8 @@ describe('fleet apply', () => {
       });
     });
     try {
-      const r = await kdyn(['apply', '-f', file, '--context', 'east,west', '--wait', '--timeout', '3s']);
+      // east's rollout must be seen before the timeout: 5 s leaves room for a loaded machine.
+      const r = await kdyn(['apply', '-f', file, '--context', 'east,west', '--wait', '--timeout', '5s']);
       assert.equal(r.code, 1);
       assert.equal(r.out, 'east/deployment.apps/waited serverside-applied\nwest/deployment.apps/waited serverside-applied\n');
       const err = r.err.split('\n').filter((l) => l !== '');

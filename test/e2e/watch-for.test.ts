@@ -79,7 +79,8 @@ test('--for delete exits 0 once the object is gone', async () => {
 
 test('--timeout with --for: exit 1, the last state on stdout, the timeout on stderr', async () => {
   await cms.create({ metadata: { name: 'stuck' }, data: { phase: 'Pending' } });
-  const r = await runKdyn(['watch', 'configmap', 'stuck', 'nothere', '-n', 'wf', '--for', 'jsonpath={.data.phase}=Ready', '--timeout', '1s'], { env: kdynEnv(), cwd: env.dir });
+  // The list must be in before the timeout for the last state: 5 s leaves room for a loaded machine.
+  const r = await runKdyn(['watch', 'configmap', 'stuck', 'nothere', '-n', 'wf', '--for', 'jsonpath={.data.phase}=Ready', '--timeout', '5s'], { env: kdynEnv(), cwd: env.dir });
   assert.equal(r.code, 1);
   assert.equal(r.out, 'configmap/stuck: {.data.phase}=Pending\nconfigmaps/nothere: not found\n');
   // Two errors: one line each without `error: `, as kubectl prints an aggregate.

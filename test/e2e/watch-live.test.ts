@@ -208,7 +208,8 @@ describe('the live view in tmux', { skip: HAS_TMUX ? false : 'tmux or bash not f
       assert.match(s, /EXIT=0/);
     }
     const sh = await shell();
-    await sh.type(`"${process.execPath}" "${KDYN}" get configmaps -n ${ns} -w --request-timeout 1s; echo "EXIT=$?"`);
+    // --request-timeout ends the watch (and bounds the list before it: 5 s, as a loaded machine may need).
+    await sh.type(`"${process.execPath}" "${KDYN}" get configmaps -n ${ns} -w --request-timeout 5s; echo "EXIT=$?"`);
     const s = await sh.until((x) => /EXIT=\d+/.test(x), 'get -w');
     assert.match(s, /NAME\s+DATA\s+AGE\ncm-0\s+1\s+\S+\n/);
   });

@@ -2,7 +2,8 @@
  * ApplySets (`apply --prune --applyset`, KEP-3659) on a real kube-apiserver, next to kubectl v1.32
  * with KUBECTL_APPLYSET=true: kdyn's parent equals kubectl's (but tooling), the prune (dry run, then
  * real) deletes what the input dropped, kubectl refuses kdyn's set and kdyn refuses kubectl's until
- * it takes it over, and a failed apply prunes nothing.
+ * it takes it over (kubectl's sets only: another tool's stays refused), `-o json|yaml` print the
+ * pruned objects as kubectl prints them, and a failed apply prunes nothing.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -86,6 +87,49 @@ describe('ApplySets on a real kube-apiserver, next to KUBECTL_APPLYSET=true kube
     assert.equal(take.code, 0, take.err);
     assert.match(take.out, /^configmap\/b pruned$/m);
     assert.match((await parent(ns, 'app')).annotations['applyset.kubernetes.io/tooling']!, /^kdyn\//);
+  });
+
+  test("-o json|yaml: the pruned objects after the applied ones, as they were before their deletion: kubectl's bytes (server dry run, then for real)", async (t) => {
+    if (!HAS_KUBECTL) return t.skip(NO_KUBECTL);
+    const [mine, theirs] = [await env.namespace('as-out-kd'), await env.namespace('as-out-kc')];
+    const all = manifest(cm('a') + '---\n' + cm('b') + '---\n' + cm('c'));
+    assert.equal((await env.kdyn(['apply', '-n', mine, '-f', all, '--prune', '--applyset=configmap/app'])).code, 0);
+    assert.equal((await kubectl(['apply', '--server-side', '-n', theirs, '-f', all, '--prune', '--applyset=configmap/app'])).code, 0);
+    // What differs between the twin sets: namespace, ID, uid, resourceVersion, creationTimestamp.
+    const normal = (out: string, ns: string) =>
+      out
+        .replaceAll(applySetId({ name: 'app', namespace: ns, kind: 'ConfigMap', group: '' }), 'ID')
+        .replaceAll(ns, 'NS')
+        .replace(/("uid": |uid: )"?[0-9a-f-]{36}"?/g, '$1UID')
+        .replace(/("resourceVersion": |resourceVersion: )"\d+"/g, '$1"RV"')
+        .replace(/("creationTimestamp": |creationTimestamp: )"[^"]+"/g, '$1"TS"');
+    const twice = async (input: string, extra: string[]) => {
+      const k = await env.kdyn(['apply', '-n', mine, '-f', input, '--prune', '--applyset=configmap/app', ...extra]);
+      const c = await kubectl(['apply', '--server-side', '-n', theirs, '-f', input, '--prune', '--applyset=configmap/app', ...extra]);
+      assert.equal(k.code, 0, k.err);
+      assert.equal(c.code, 0, c.err);
+      assert.equal(normal(k.out, mine), normal(c.out, theirs), extra.join(' '));
+      return k.out;
+    };
+    const json = await twice(manifest(cm('a') + '---\n' + cm('z')), ['--dry-run=server', '-o', 'json']);
+    assert.match(json, /^\{\n {4}"kind": "List",\n[^]*\n\}\n\{\n[^]*"name": "b"[^]*\n\}\n\{\n[^]*"name": "c"/, 'the List of a and z, then b and c');
+    assert.doesNotMatch(json, /managedFields/);
+    const yaml = await twice(manifest(cm('a')), ['-o', 'yaml']);
+    assert.match(yaml, /\n {2}name: b\n[^]*\n---\n[^]*\n {2}name: c\n/);
+    assert.ok(!(await exists(`/api/v1/namespaces/${mine}/configmaps/b`)), 'pruned for real');
+  });
+
+  test("--applyset-takeover takes over kubectl's sets only: another tool's (helm/v3) is refused naming its tooling, nothing changed", async () => {
+    const ns = await env.namespace('as-helm');
+    const id = applySetId({ name: 'app', namespace: ns, kind: 'ConfigMap', group: '' });
+    const made = await env.cluster.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      metadata: { name: 'app', labels: { 'applyset.kubernetes.io/id': id }, annotations: { 'applyset.kubernetes.io/tooling': 'helm/v3', 'applyset.kubernetes.io/contains-group-kinds': 'ConfigMap' } },
+    });
+    assert.equal(made.status, 201, made.body);
+    const r = await env.kdyn(['apply', '-n', ns, '-f', manifest(cm('a')), '--prune', '--applyset=configmap/app', '--applyset-takeover']);
+    assert.deepEqual({ code: r.code, out: r.out, err: r.err }, { code: 1, out: '', err: 'error: ApplySet parent object "configmaps./app" already exists and is managed by tooling "helm/v3": --applyset-takeover takes over only sets kubectl manages (tooling "kubectl/<version>")\n' });
+    assert.equal((await parent(ns, 'app')).annotations['applyset.kubernetes.io/tooling'], 'helm/v3');
+    assert.ok(!(await exists(`/api/v1/namespaces/${ns}/configmaps/a`)), 'nothing applied');
   });
 
   test('a failed apply prunes nothing (an invalid object the real server refuses)', async () => {

@@ -65,6 +65,10 @@ describe('kdyn explain next to kubectl explain on a real kube-apiserver', { skip
     for (const c of [['pods.spec.nosuch'], ['widgets.spec.nosuch.deeper'], ['nosuchtype'], ['pods', '--api-version=apps/v1'], ['deploy.apps']]) await same(c);
   });
 
+  test('asked again, answered from the explanations kept for the current hashes: the same bytes as kubectl', async () => {
+    for (const c of [['pods'], ['pods.spec.containers'], ['configmaps', '--recursive'], ['widgets.spec.mode'], ['widgets.spec', '--api-version=explain.kdyn.dev/v1beta1'], ['pods.spec.nosuch']]) await same(c);
+  });
+
   test('a CRD changed since the last run is explained anew by both tools', async () => {
     await same(['widgets.spec.docs']);
     const hashOf = (index: string) => (JSON.parse(index) as { paths: Record<string, { serverRelativeURL: string }> }).paths['apis/explain.kdyn.dev/v1']!.serverRelativeURL;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { HAS_KUBECTL, NO_KUBECTL, SKIP_REAL, sideBySide, startRealEnv, type RealEnv, type ToolOptions } from './real-helpers.js';
 import { installCrd, WIDGETS_CRD } from './crd-fixtures.js';
 import { startKdyn, startProcess } from '../e2e/watch-helpers.js';
+import { assertSameTables } from '../support/table-ages.js';
 
 describe('get and api-resources on a real kube-apiserver, next to kubectl', { skip: SKIP_REAL }, () => {
   let env: RealEnv;
@@ -31,7 +32,7 @@ describe('get and api-resources on a real kube-apiserver, next to kubectl', { sk
   });
   after(() => env?.stop());
 
-  /** Both tools with the same arguments: equal exit codes, stderr and stdout; returns kdyn's run. */
+  /** Both tools with the same arguments: equal exit codes, stderr and stdout (AGE cells within a minute); returns kdyn's run. */
   async function same(t: { skip(msg: string): void }, args: string[], opts: ToolOptions = {}) {
     if (!HAS_KUBECTL) {
       t.skip(NO_KUBECTL);
@@ -40,7 +41,7 @@ describe('get and api-resources on a real kube-apiserver, next to kubectl', { sk
     const { k, c } = await sideBySide(env, args, opts);
     assert.equal(k.code, c.code, `exit code of ${args.join(' ')}\nkdyn: ${k.err}\nkubectl: ${c.err}`);
     assert.equal(k.err, c.err, `stderr of ${args.join(' ')}`);
-    assert.equal(k.out, c.out, `stdout of ${args.join(' ')}`);
+    assertSameTables(k.out, c.out, `stdout of ${args.join(' ')}`);
     return k;
   }
 

@@ -100,7 +100,9 @@ export async function startRealEnv(options: RealClusterOptions = {}): Promise<Re
 /**
  * Runs kdyn and kubectl with the same arguments at the same moment, up to three times while their
  * outputs differ: server-side tables carry an AGE cell the server computes per request, and two
- * runs can straddle a second. A real difference stays a difference.
+ * runs can straddle a second. On a loaded machine the two runs can be seconds apart every time:
+ * compare their stdout with `assertSameTables` (test/support/table-ages.ts), which allows for that
+ * in the AGE cells only. A real difference stays a difference.
  */
 export async function sideBySide(env: RealEnv, args: readonly string[], opts: ToolOptions = {}): Promise<{ k: Run; c: Run }> {
   let pair: { k: Run; c: Run } | undefined;

@@ -49,13 +49,14 @@ const HANG_GUARD_MS = 60_000;
 
 /** Runs on the hostile-discovery server (no fault set): a watch that must end at --request-timeout. */
 const watchTimeout: ServerCase = {
-  name: 'get -w --request-timeout=2s: the watch request ends at the timeout and kdyn exits 0, as kubectl',
+  name: 'get -w --request-timeout=5s: the watch request ends at the timeout and kdyn exits 0, as kubectl',
   setup: () => undefined,
-  args: ['get', 'configmaps', '-n', 'demo', '-w', '--request-timeout=2s'],
+  args: ['get', 'configmaps', '-n', 'demo', '-w', '--request-timeout=5s'],
   code: 0,
   out: /^NAME\s+DATA\s+AGE\napp-config\s/,
-  // About 2 s on an idle machine (a list, then a watch of 2 s). The discovery cache is filled first,
-  // so the limit covers the list and the watch only.
+  // About 5 s on an idle machine (a list, then a watch of 5 s). The discovery cache is filled first,
+  // so the limit covers the list and the watch only; the list must be in within it, which took more
+  // than 2 s on a loaded machine (below).
   // Without the time limit the watch never ends: the hang guard kills it, and the case fails.
   warm: true,
 };
@@ -407,9 +408,9 @@ describe('broken servers', { concurrency: 3 }, () => {
   });
 });
 
-// After the groups above, alone: its 2 s limit is for a list and a watch, and the servers share this
+// After the groups above, alone: its limit is for a list and a watch, and the servers share this
 // test process, whose event loop the "huge" documents keep busy for seconds. Run beside them, under a
-// full suite's load, the list once missed its 2 s.
+// full suite's load, the list once missed a 2 s limit (now 5 s, for a CI machine at a load of 25-40).
 describe('a watch and --request-timeout', () => {
   test(watchTimeout.name, () => runCase(env, watchTimeout));
 });

@@ -15,7 +15,7 @@ export const applySpec: CommandSpec = {
     'Out of scope: -k/--kustomize (pipe `kustomize build DIR` into `kdyn apply -f -`), URLs as -f (download first), client-side apply, and --prune without --applyset. ' +
     'With --prune --applyset=[RESOURCE][.GROUP]/NAME the objects form an ApplySet (KEP-3659, as KUBECTL_APPLYSET=true kubectl apply does; no environment variable needed): ' +
     'each gets the applyset.kubernetes.io/part-of label, the parent (a Secret by default, a ConfigMap, or a custom resource whose CRD is labelled applyset.kubernetes.io/is-parent-type) records their group-kinds and namespaces, ' +
-    'and objects of the set that the input no longer holds are deleted (`kind/name pruned`). A set made by another tool is refused unless --applyset-takeover is given; see docs/applysets.md.',
+    'and objects of the set that the input no longer holds are deleted (`kind/name pruned`). A set made by another tool is refused; --applyset-takeover takes over one kubectl made (and only that); see docs/applysets.md.',
   flags: [
     { name: 'filename', short: 'f', type: 'array', describe: 'The files that contain the configurations to apply (a file, a directory of .yaml/.yml/.json files, or - for stdin); may repeat.' },
     { name: 'recursive', short: 'R', type: 'boolean', describe: 'Process the directory used in -f, --filename recursively.' },
@@ -31,7 +31,7 @@ export const applySpec: CommandSpec = {
     { name: 'show-managed-fields', type: 'boolean', describe: 'If true, keep the managedFields when printing objects in JSON, YAML or JSON lines format.' },
     { name: 'prune', type: 'boolean', describe: 'Delete the objects of the ApplySet (--applyset) that the input no longer holds. Requires --applyset.' },
     { name: 'applyset', type: 'string', describe: "The ApplySet parent: [RESOURCE][.GROUP]/NAME (a Secret when only NAME is given; configmap/NAME; a custom resource whose CRD carries applyset.kubernetes.io/is-parent-type). A namespaced parent takes its namespace from -n. Requires --prune." },
-    { name: 'applyset-takeover', type: 'boolean', describe: "Manage an ApplySet another tool made (its applyset.kubernetes.io/tooling, e.g. kubectl/v1.32.5, is rewritten to kdyn's); with --dry-run=server, shows what would change. The ID must still match." },
+    { name: 'applyset-takeover', type: 'boolean', describe: "Manage an ApplySet kubectl made (its applyset.kubernetes.io/tooling, kubectl/<version>, is rewritten to kdyn's); any other tool's set stays refused. With --dry-run=server, shows what would change. The ID must still match." },
     { name: 'kustomize', short: 'k', type: 'string', describe: 'Not supported (out of scope): run `kustomize build DIR | kdyn apply -f -` instead.' },
     ...FLEET_FLAGS,
   ],

@@ -66,12 +66,23 @@ const parent = (tooling: string | undefined, id: string | undefined | null = ID)
   metadata: { name: 'myset', namespace: 'as-test', labels: typeof id === 'string' ? { 'applyset.kubernetes.io/id': id } : ({} as Record<string, string>), annotations: tooling ? { 'applyset.kubernetes.io/tooling': tooling } : ({} as Record<string, string>) },
 });
 
-test("checkParent: ours; another tool's refused naming both tools (kubectl's words) unless taken over; a wrong ID never passes", () => {
+test("checkParent: ours; another tool's refused naming both tools (kubectl's words); kubectl's taken over when asked, no other tool's; a wrong ID never passes", () => {
   const o = { ref: 'configmaps./myset', id: ID, tool: 'kdyn', takeover: false };
   assert.deepEqual(checkParent(parent('kdyn/0.1.0'), o), { kind: 'ours' });
   assert.throws(() => checkParent(parent('kubectl/v1.32.5'), o), { message: /^ApplySet parent object "configmaps.\/myset" already exists and is managed by tooling "kubectl" instead of "kdyn" \(to move it to kdyn, apply again with --applyset-takeover/ });
   assert.deepEqual(checkParent(parent('kubectl/v1.32.5'), { ...o, takeover: true }), { kind: 'takeover', from: 'kubectl/v1.32.5' });
-  assert.throws(() => checkParent(parent(undefined), o), { message: /is missing required annotation "applyset.kubernetes.io\/tooling"/ });
+  assert.throws(() => checkParent(parent(undefined), o), { message: 'ApplySet parent object "configmaps./myset" already exists and is missing required annotation "applyset.kubernetes.io/tooling"' });
+  // --applyset-takeover takes over kubectl's sets only: any other tool's (or none) is refused, naming the tooling found.
+  const onlyKubectl = '--applyset-takeover takes over only sets kubectl manages (tooling "kubectl/<version>")';
+  assert.throws(() => checkParent(parent('helm/v3'), { ...o, takeover: true }), { message: `ApplySet parent object "configmaps./myset" already exists and is managed by tooling "helm/v3": ${onlyKubectl}` });
+  assert.throws(() => checkParent(parent('helm/v3'), o), { message: 'ApplySet parent object "configmaps./myset" already exists and is managed by tooling "helm" instead of "kdyn"' });
+  assert.throws(() => checkParent(parent('example.com/kubectl/v1'), { ...o, takeover: true }), { message: /managed by tooling "example.com\/kubectl\/v1": --applyset-takeover takes over only/ });
+  assert.throws(() => checkParent(parent('kubectl'), { ...o, takeover: true }), { message: /managed by tooling "kubectl": --applyset-takeover takes over only/ }, 'no version: not what kubectl writes');
+  assert.throws(() => checkParent(parent(undefined), { ...o, takeover: true }), { message: `ApplySet parent object "configmaps./myset" already exists and is missing required annotation "applyset.kubernetes.io/tooling": ${onlyKubectl}` });
+  // Reading (kdyn applyset) mutates nothing: any tool's set, but still only with the right ID.
+  assert.deepEqual(checkParent(parent('helm/v3'), { ...o, readOnly: true }), { kind: 'ours' });
+  assert.deepEqual(checkParent(parent(undefined), { ...o, readOnly: true }), { kind: 'ours' });
+  assert.throws(() => checkParent(parent('helm/v3', 'applyset-bad-v1'), { ...o, readOnly: true }), { message: /incorrect value for label/ });
   assert.throws(() => checkParent(parent('kdyn/0.1.0', 'applyset-bad-v1'), o), { message: `ApplySet parent object "configmaps./myset" exists and has incorrect value for label "applyset.kubernetes.io/id" (got: applyset-bad-v1, want: ${ID})` });
   assert.throws(() => checkParent(parent('kubectl/v1.32.5', 'applyset-bad-v1'), { ...o, takeover: true }), { message: /incorrect value for label/ });
   assert.throws(() => checkParent(parent('kdyn/0.1.0', ''), o), { message: /incorrect value/ });
