@@ -4,8 +4,8 @@
  * same 200 with 10 of them changed: `kdyn diff -f` against `kubectl diff --server-side
  * --field-manager=kdyn -f` (the same output; both exit 1, differences found), every object sent as
  * kubectl sends it (the default): target <= 0.3x. The second case opts in to `--skip-unchanged`.
- * Figures (bench/results/2026-11-27-diff.md): the default 0.28-0.31x at a load average up to ~10,
- * 0.34-0.45x at 10-13 on a shared 2-core machine (before the dry runs went out beside the live reads
+ * Figures (bench/results/2026-11-27-diff.md): the default 0.22-0.31x at a load average up to ~10,
+ * 0.23-0.45x at 10-14 on a shared 2-core machine (before the dry runs went out beside the live reads
  * and the YAML fast path: 0.33-0.45x); `--skip-unchanged` 0.11x.
  */
 import { writeFileSync } from 'node:fs';
