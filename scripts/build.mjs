@@ -7,6 +7,7 @@
 // under a running test; a failing file is reported and the rest still built.
 import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,22 @@ const quiet = process.argv.includes('--quiet');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const started = performance.now();
 
-const define = { __KDYN_VERSION__: JSON.stringify(pkg.version) };
+// __KDYN_BUILD_ID__: a digest of every source file (path and bytes), so what a build keeps on disk
+// for itself (explain's derived parts and explanations) is never read by another build, released or not.
+const define = { __KDYN_VERSION__: JSON.stringify(pkg.version), __KDYN_BUILD_ID__: JSON.stringify(sourceDigest(join(root, 'src'))) };
+
+function sourceDigest(dir) {
+  const hash = createHash('sha256');
+  const walk = (d) => {
+    for (const name of readdirSync(d).sort()) {
+      const f = join(d, name);
+      if (statSync(f).isDirectory()) walk(f);
+      else hash.update(`${relative(root, f)}\0`).update(readFileSync(f)).update('\0');
+    }
+  };
+  walk(dir);
+  return hash.digest('hex').slice(0, 12);
+}
 
 // yargs' cliui pulls in string-width, whose import builds an Intl.Segmenter (~60 ms);
 // kdyn's help text is ASCII, so a plain length is exact.

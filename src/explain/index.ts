@@ -12,11 +12,11 @@
 import { createHash } from 'node:crypto';
 import { KdynError } from '../core/errors.js';
 import type { GroupVersionResource } from '../core/gvk.js';
-import { VERSION } from '../core/version.js';
+import { BUILD_ID } from '../core/version.js';
 import { documentKey, type OpenApiV3 } from '../openapi/v3.js';
 import type { RESTMapper } from '../restmapper/types.js';
 import { resolveExplainTarget } from './argument.js';
-import { ExplainError, gvrString, OUTPUT_REVISION, renderExplain } from './render.js';
+import { ExplainError, gvrString, renderExplain } from './render.js';
 import { slimDocument } from './slim.js';
 
 export { ExplainError, renderExplain, type RenderInput } from './render.js';
@@ -58,7 +58,8 @@ export async function explain(deps: ExplainDeps, type: string, options: ExplainO
   const gvr: GroupVersionResource = apiVersion ? { ...mapping.gvr, ...apiVersion } : mapping.gvr;
   const gv = gvr.group ? `${gvr.group}/${gvr.version}` : gvr.version;
   const recursive = options.recursive === true;
-  const part = `explain-${gvr.resource.toLowerCase()}`;
+  // Both kept files carry the build's id: a part or an explanation made by another kdyn is never read.
+  const part = `explain-${gvr.resource.toLowerCase()}.${BUILD_ID}`;
   // The kept explanation is read while the index is in flight (it says whether that copy is current).
   const text = deps.openapi.kept(gv, `${part}.${questionName(fieldPath, recursive)}`, async () => {
     const document = await deps.openapi.derived(gv, part, (doc) => slimDocument(doc, gvr));
@@ -70,11 +71,10 @@ export async function explain(deps: ExplainDeps, type: string, options: ExplainO
 }
 
 /**
- * The file name part of one question about a resource: a digest of its field path and --recursive,
- * and of the renderer that answered it (kdyn's version and OUTPUT_REVISION), so an explanation kept by
- * another renderer is never read.
+ * The file name part of one question about a resource: a digest of its field path and --recursive
+ * (the build's id is in the part name before it, see explain).
  */
 export function questionName(fieldPath: readonly string[], recursive: boolean): string {
-  const digest = createHash('sha256').update(JSON.stringify([OUTPUT_REVISION, VERSION, fieldPath, recursive])).digest('hex');
+  const digest = createHash('sha256').update(JSON.stringify([fieldPath, recursive])).digest('hex');
   return `q-${digest.slice(0, 24)}`;
 }

@@ -18,14 +18,6 @@ import { indent, wrap } from './text.js';
 type Json = unknown;
 type JsonMap = Record<string, unknown>;
 
-/**
- * The revision of what this renderer prints for a given document and question: explanations are kept
- * on disk per document hash (./index.ts), under a name that holds this number and kdyn's version.
- * Bump it with any change to the text renderExplain returns (here or in ./text.ts), so an explanation
- * kept by the previous code is not read.
- */
-export const OUTPUT_REVISION = 1;
-
 /** What explain prints before it fails (kubectl writes the header, then reports the error). */
 export class ExplainError extends KdynError {
   constructor(

@@ -7,10 +7,11 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HAS_KUBECTL, startGetEnv, type GetEnv } from './get-helpers.js';
 import { repoRoot } from '../support/cli.js';
+import { BUILD_ID } from '../../src/core/version.js';
 import { fixturesDir } from '../support/exchanges.js';
 import { recordedOpenApiDocuments } from '../support/apiserver/openapi-fixtures.js';
 
@@ -84,6 +85,15 @@ describe('kdyn explain next to kubectl explain (local API server, recorded v1.32
 });
 
 describe('kdyn explain: cache and usage', () => {
+  test("what explain keeps carries this build's id: a part or explanation kept by another kdyn is never read", async () => {
+    await env.kdyn(['explain', 'pods.spec']);
+    assert.match(BUILD_ID, /^[0-9a-f]{12}$/, 'the build defines its id');
+    const kept = (readdirSync(join(env.dir, 'home-kdyn', '.kube', 'cache', 'kdyn'), { recursive: true }) as string[]).filter((f) => f.includes('explain-'));
+    assert.ok(kept.some((f) => f.endsWith(`v1.explain-pods.${BUILD_ID}.json`)), `the part of pods: ${kept.join(', ')}`);
+    assert.ok(kept.some((f) => new RegExp(`v1\\.explain-pods\\.${BUILD_ID}\\.q-[0-9a-f]{24}\\.json$`).test(f)), `an explanation: ${kept.join(', ')}`);
+    assert.deepEqual(kept.filter((f) => !f.includes(`.${BUILD_ID}.`)), [], 'no kept file without the id');
+  });
+
   test('warm: the index is the only OpenAPI request; a CRD change gives a new hash, and the new schema is explained at once', async () => {
     await env.kdyn(['explain', 'widgets.spec']);
     env.server.clearLog();
