@@ -112,10 +112,11 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
       // one that keeps the chain Node read for it, for serverVerdict (reading it again costs ~1 ms a connection).
       let presented: DetailedPeerCertificate | undefined;
       const keepChain = (_host: string, cert: PeerCertificate): undefined => void (presented = cert as DetailedPeerCertificate);
-      const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, checkServerIdentity: keepChain, ...(servername ? { servername } : {}) };
+      const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure.context, rejectUnauthorized: false, checkServerIdentity: keepChain, ...(servername ? { servername } : {}) };
       const s = tlsConnect(opts);
       if (gate) keepRefsInStep(s, socket);
       try {
+        secure.trust();
         return await handshake(s, timeouts.tlsHandshakeMs, {
           gate,
           // TLS 1.2: the held flight is the answer to the server's; judge now (TLS 1.3 waits for secureConnect).
@@ -123,6 +124,7 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
           onSecure: () => judge(s, presented),
         });
       } catch (e) {
+        s.destroy();
         throw NOT_TLS.has((e as NodeJS.ErrnoException).code ?? '') ? await notTlsError(raw, servername) : e;
       }
     },
@@ -152,20 +154,41 @@ function plainDialer(host: string, port: number, proxy: ProxyChoice | undefined,
  * when it refuses are they examined again, for Go's words (./client-key.ts). With `anchors` (the
  * `openssl` mode), any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
  */
-function secureContextOnce(cert: ClientCertificate | undefined, anchors: CaBundle | undefined): () => SecureContext {
-  let context: SecureContext | undefined;
+/**
+ * The dialer's SecureContext, made once, and `trust()`, which puts the CA bundle's anchors into it.
+ * Loading any CA into a Node SecureContext makes Node parse its ~140 bundled roots first (its
+ * SetCACert compares stores with the process's root store, which it builds on first use): 8-10 ms of
+ * CPU. The dialer calls `trust()` right after the ClientHello is written, so that work runs while the
+ * server does its part of the handshake on another core. OpenSSL reads the trust store only when the
+ * server's certificate arrives, on a later turn of the event loop, so the anchors are always in place
+ * before it is checked; until `trust()` ran the store is empty and verifies nothing (fails closed).
+ */
+function secureContextOnce(cert: ClientCertificate | undefined, anchors: CaBundle | undefined): () => { context: SecureContext; trust(): void } {
+  let made: { context: SecureContext; trust(): void } | undefined;
   return () => {
-    if (context) return context;
+    if (made) return made;
     const options: SecureContextOptions = { sigalgs: GO_SIGNATURE_SCHEMES };
     if (cert) Object.assign(options, { cert: cert.cert, key: cert.key });
-    if (anchors) Object.assign(options, { ca: anchors.pem, allowPartialTrustChain: true });
+    if (anchors) options.ca = [];
+    let context: SecureContext;
     try {
       context = createSecureContext(options);
     } catch (e) {
       if (cert) checkKeyPair(cert);
       throw e;
     }
-    return context;
+    let trusted = !anchors;
+    made = {
+      context,
+      trust: () => {
+        if (trusted || !anchors) return;
+        const native = (context as unknown as { context: { addCACert(pem: string): void; setAllowPartialTrustChain(): void } }).context;
+        native.setAllowPartialTrustChain();
+        native.addCACert(anchors.pem);
+        trusted = true;
+      },
+    };
+    return made;
   };
 }
 
