@@ -44,6 +44,9 @@ async function main(): Promise<void> {
       [`kdyn, ${CLUSTERS} clusters`, { argv: [KDYN_BIN, ...get, '--all-contexts'], env: home('all') }],
       ['minimal client, 1 cluster', { argv: [process.execPath, floor, kubeconfig, '1'], env: home('floor-one') }],
       [`minimal client, ${CLUSTERS} clusters`, { argv: [process.execPath, floor, kubeconfig, String(CLUSTERS)], env: home('floor-all') }],
+      // The same client with each CA given to OpenSSL and its verdict required, as kdyn must (its two verdicts).
+      ['minimal + OpenSSL CA, 1', { argv: [process.execPath, floor, kubeconfig, '1', '--openssl-ca'], env: home('floor-ca-one') }],
+      [`minimal + OpenSSL CA, ${CLUSTERS}`, { argv: [process.execPath, floor, kubeconfig, String(CLUSTERS), '--openssl-ca'], env: home('floor-ca-all') }],
     ];
     for (const [name, spec] of commands) {
       for (let w = 0; w < 2; w++) {
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
     process.stdout.write(`kdyn ${CLUSTERS} vs 1:               ${(m[1]! / m[0]!).toFixed(2)}x (target <= 1.50x)\n`);
     process.stdout.write(`minimal client ${CLUSTERS} vs 1:     ${(m[3]! / m[2]!).toFixed(2)}x\n`);
     process.stdout.write(`minimal client ${CLUSTERS} vs kdyn 1: ${(m[3]! / m[0]!).toFixed(2)}x\n`);
+    process.stdout.write(`kdyn 1 vs minimal client 1:   ${(m[0]! / m[2]!).toFixed(2)}x (issue 36: <= 1.15x); vs minimal + OpenSSL CA: ${(m[0]! / m[4]!).toFixed(2)}x\n`);
     process.stdout.write(`${CLUSTERS - 1} more clusters cost kdyn ${(m[1]! - m[0]!).toFixed(1)} ms, the minimal client ${(m[3]! - m[2]!).toFixed(1)} ms (${runs} alternating runs, medians)\n`);
   } finally {
     servers?.kill('SIGKILL');
