@@ -153,15 +153,16 @@ function plainDialer(host: string, port: number, proxy: ProxyChoice | undefined,
  * certificate are parsed once, and OpenSSL refuses a key that does not match the certificate. Only
  * when it refuses are they examined again, for Go's words (./client-key.ts). With `anchors` (the
  * `openssl` mode), any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
- */
-/**
- * The dialer's SecureContext, made once, and `trust()`, which puts the CA bundle's anchors into it.
- * Loading any CA into a Node SecureContext makes Node parse its ~140 bundled roots first (its
- * SetCACert compares stores with the process's root store, which it builds on first use): 8-10 ms of
- * CPU. The dialer calls `trust()` right after the ClientHello is written, so that work runs while the
- * server does its part of the handshake on another core. OpenSSL reads the trust store only when the
- * server's certificate arrives, on a later turn of the event loop, so the anchors are always in place
- * before it is checked; until `trust()` ran the store is empty and verifies nothing (fails closed).
+ *
+ * The anchors go in through `trust()`, not at creation: loading any CA into a Node SecureContext makes
+ * Node parse its ~140 bundled roots first (its SetCACert compares stores with the process's root
+ * store, which it builds on first use): 8-10 ms of CPU on Node 22. The dialer calls `trust()` right
+ * after the ClientHello is written, so that work runs while the server does its part of the
+ * handshake. OpenSSL reads the trust store only when the server's certificate arrives, on a later turn
+ * of the event loop, so the anchors are always in place before it is checked; until `trust()` ran the
+ * store is empty and verifies nothing (fails closed). `trust()` calls what Node's createSecureContext
+ * calls for `ca` and `allowPartialTrustChain` (the native context's addCACert and
+ * setAllowPartialTrustChain); without them it throws, and the connection is refused.
  */
 function secureContextOnce(cert: ClientCertificate | undefined, anchors: CaBundle | undefined): () => { context: SecureContext; trust(): void } {
   let made: { context: SecureContext; trust(): void } | undefined;
@@ -182,7 +183,10 @@ function secureContextOnce(cert: ClientCertificate | undefined, anchors: CaBundl
       context,
       trust: () => {
         if (trusted || !anchors) return;
-        const native = (context as unknown as { context: { addCACert(pem: string): void; setAllowPartialTrustChain(): void } }).context;
+        const native = (context as unknown as { context?: { addCACert?(pem: string): void; setAllowPartialTrustChain?(): void } }).context;
+        if (typeof native?.addCACert !== 'function' || typeof native.setAllowPartialTrustChain !== 'function') {
+          throw Object.assign(new Error('cannot give the CA bundle to OpenSSL on this Node.js version'), { code: 'ERR_KDYN_TLS_EARLY_VERIFY' });
+        }
         native.setAllowPartialTrustChain();
         native.addCACert(anchors.pem);
         trusted = true;
