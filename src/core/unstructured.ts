@@ -61,3 +61,10 @@ export interface TypedKind<T extends object = Unstructured> {
   /** Never set: it only carries `T` for type inference. */
   readonly __type?: T;
 }
+
+/** The object without `metadata.managedFields` (a copy; the object itself when it has none; never changed in place). */
+export function withoutManagedFields(obj: Unstructured): Unstructured {
+  if (!obj.metadata || !('managedFields' in obj.metadata)) return obj;
+  const { managedFields: _dropped, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}

@@ -7,7 +7,7 @@
  * turns it into `null`. Pure.
  */
 import { parseGroupVersion } from '../core/gvk.js';
-import type { Unstructured } from '../core/unstructured.js';
+import { withoutManagedFields, type Unstructured } from '../core/unstructured.js';
 import { toYAML } from '../printers/yaml.js';
 
 const MASK = '***';
@@ -18,13 +18,6 @@ const MASK_AFTER = '*** (after)';
 export function diffFileName(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
   const { group, version } = parseGroupVersion(apiVersion);
   return `${group ? `${group}.` : ''}${version}.${kind}.${namespace ?? ''}.${name}`;
-}
-
-/** The object without `metadata.managedFields` (a copy; the input is left as it is). */
-export function withoutManagedFields(obj: Unstructured): Unstructured {
-  if (!obj.metadata || !('managedFields' in obj.metadata)) return obj;
-  const { managedFields: _dropped, ...metadata } = obj.metadata;
-  return { ...obj, metadata };
 }
 
 /** Whether kubectl masks this object: `v1` (of any group) and kind `Secret`, read from the merged object. */

@@ -26,13 +26,6 @@ export async function appliedDocument(format: 'json' | 'yaml'): Promise<(objects
   return (objects) => toYAML(objects.length === 1 ? objects[0] : { apiVersion: 'v1', items: objects, kind: 'List', metadata: {} });
 }
 
-/** A copy of `object` without managedFields (the object itself with `showManagedFields`). */
-export function withoutManagedFields(object: Unstructured, showManagedFields: boolean): Unstructured {
-  if (showManagedFields || object.metadata?.managedFields === undefined) return object;
-  const { managedFields: _dropped, ...metadata } = object.metadata;
-  return { ...object, metadata };
-}
-
 /**
  * One context's pruned objects as kubectl prints them after the applied ones (`encode`: the
  * format's encoder, undefined for the line formats): `-o json` one document each, `-o yaml`

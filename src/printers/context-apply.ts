@@ -10,10 +10,10 @@
  * as it comes, kubectl's lines.
  */
 import type { IO } from '../core/io.js';
-import type { Unstructured } from '../core/unstructured.js';
+import { withoutManagedFields, type Unstructured } from '../core/unstructured.js';
 import { createPrinter, type AppliedObject, type ApplyOutput, type ApplyPrintContext } from './index.js';
 import { requestDocument } from './apply.js';
-import { prunedText, withoutManagedFields } from './applied-list.js';
+import { prunedText } from './applied-list.js';
 import { contextErrorLine, contextList, jsonlRecord } from './envelopes.js';
 
 /** An ApplyPrinter whose calls say which context they are about. */
@@ -41,7 +41,7 @@ export async function createContextApplyPrinter(o: ApplyOutput, print: ApplyPrin
   const shape = o.format;
   const encode = shape === 'json' ? (await import('./json.js')).toJSON : shape === 'yaml' || (print.clientDryRun && shape === 'text') ? (await import('./yaml.js')).toYAML : undefined;
   const objectEncode = shape === 'json' || shape === 'yaml' ? encode : undefined;
-  const shown = (objects: readonly Unstructured[]) => objects.map((x) => withoutManagedFields(x, o.showManagedFields));
+  const shown = (objects: readonly Unstructured[]) => (o.showManagedFields ? objects : objects.map(withoutManagedFields));
   if (!showContext) {
     const printer = await createPrinter(o, print, io);
     return {

@@ -8,12 +8,11 @@
  */
 import type { StatusError } from '../core/errors.js';
 import type { Table } from '../core/table.js';
-import type { Unstructured } from '../core/unstructured.js';
 import type { EventPrinter, PrintedEvent, ResumeInfo, RetryInfo, WatchedSource, WatchOutput } from './index.js';
 import { objectName } from './name.js';
 import { goJSON } from './json.js';
 import { goneNotice, relistNotice } from './watch-notices.js';
-import { withoutManagedFields } from './watch.js';
+import { withoutManagedFields, type Unstructured } from '../core/unstructured.js';
 import { contextErrorLine, jsonlEvent, prefixLines, withLeadingColumns } from './envelopes.js';
 
 /** How a fleet's output names where an event comes from. */

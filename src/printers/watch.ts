@@ -16,7 +16,7 @@
  * outage notices at once.
  */
 import type { Table, TableColumnDefinition } from '../core/table.js';
-import type { Unstructured } from '../core/unstructured.js';
+import { withoutManagedFields, type Unstructured } from '../core/unstructured.js';
 import { formatColumns, type RememberedWidths } from './columns.js';
 import { objectName, type GroupKind } from './name.js';
 import { TABWRITER_MIN_WIDTH, TableAccumulator } from './table.js';
@@ -204,13 +204,6 @@ export class WatchPrinter {
     }
     return formatColumns(rows, { minWidth: TABWRITER_MIN_WIDTH, remembered: this.widths });
   }
-}
-
-/** The object without metadata.managedFields (the object itself when it has none; never changed in place). */
-export function withoutManagedFields(obj: Unstructured): Unstructured {
-  if (obj.metadata?.managedFields === undefined) return obj;
-  const { managedFields: _drop, ...metadata } = obj.metadata;
-  return { ...obj, metadata };
 }
 
 function sameKind(a: GroupKind, b: GroupKind): boolean {
