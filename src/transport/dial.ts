@@ -21,6 +21,7 @@
  * TLS handshake 10 s ("net/http: TLS handshake timeout"), a proxy's answer to CONNECT 1 min.
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
+import * as nodeTls from 'node:tls';
 import { connect as tlsConnect, createSecureContext, type ConnectionOptions, type DetailedPeerCertificate, type PeerCertificate, type SecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { checkKeyPair } from './client-key.js';
@@ -28,6 +29,7 @@ import { ClientFlightGate } from './gate.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
 import { hostPort, selfConnectRefusal, setGoSocketOptions } from './tcp-socket.js';
 import { readCaBundle, type CaBundle } from './go-pem.js';
+import { defaultRootsOption, releaseProcessRoots } from './process-roots.js';
 import { serverVerdict } from './server-verdict.js';
 
 /** `openssl`: the kubeconfig's CA bundle; `node`: Node's default roots (no CA in the kubeconfig); `none`: insecure. */
@@ -95,10 +97,10 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
   const cert = o.cert ?? clientCert(tls);
   const mode: Verification = tls.insecure ? 'none' : bundle ? 'openssl' : 'node';
   const raw = (): Promise<Socket> =>
-    proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts, open) : tcpConnect(open(host, port), host, port, timeouts.dialMs);
+    proxy ? connectTunnel(proxy.url, host, port, { ...defaultRootsOption(nodeTls), rejectUnauthorized: true }, timeouts, open) : tcpConnect(open(host, port), host, port, timeouts.dialMs);
   // Go's tlsHost: the URL's host with an IPv6 literal still in brackets (VerifyHostname strips them).
   const judge = mode === 'none' ? () => undefined : serverVerdict({ bundle, serverName: tls.serverName || url.hostname, where: url.host, now: o.now ?? Date.now, log: o.log });
-  const secureContext = secureContextOnce(cert, mode === 'openssl' ? bundle : undefined);
+  const secureContext = secureContextOnce(cert, mode === 'openssl' ? bundle : undefined, mode === 'node');
 
   return {
     verification: mode,
@@ -143,7 +145,7 @@ function plainDialer(host: string, port: number, proxy: ProxyChoice | undefined,
     dial: async () => {
       const s = await tcpConnect(open(pHost, pPort), pHost, pPort, timeouts.dialMs);
       if (p.protocol !== 'https:') return s;
-      return (await handshake(tlsConnect({ socket: s, servername: sni(pHost), rejectUnauthorized: true }), timeouts.tlsHandshakeMs)) as TLSSocket;
+      return (await handshake(tlsConnect({ socket: s, host: pHost, servername: sni(pHost), ...defaultRootsOption(nodeTls), rejectUnauthorized: true }), timeouts.tlsHandshakeMs)) as TLSSocket;
     },
   };
 }
@@ -156,7 +158,9 @@ function plainDialer(host: string, port: number, proxy: ProxyChoice | undefined,
  *
  * The anchors go in through `trust()`, not at creation: loading any CA into a Node SecureContext makes
  * Node parse its ~140 bundled roots first (its SetCACert compares stores with the process's root
- * store, which it builds on first use): 8-10 ms of CPU on Node 22. The dialer calls `trust()` right
+ * store, which it builds on first use): 8-10 ms of CPU on Node 22. In the CLI that store is empty
+ * (./process-roots.ts) and costs nothing; a library user's program keeps Node's defaults, and there
+ * the cost is hidden instead: the dialer calls `trust()` right
  * after the ClientHello is written, so that work runs while the server does its part of the
  * handshake. OpenSSL reads the trust store only when the server's certificate arrives, on a later turn
  * of the event loop, so the anchors are always in place before it is checked; until `trust()` ran the
@@ -164,13 +168,15 @@ function plainDialer(host: string, port: number, proxy: ProxyChoice | undefined,
  * calls for `ca` and `allowPartialTrustChain` (the native context's addCACert and
  * setAllowPartialTrustChain); without them it throws, and the connection is refused.
  */
-function secureContextOnce(cert: ClientCertificate | undefined, anchors: CaBundle | undefined): () => { context: SecureContext; trust(): void } {
+function secureContextOnce(cert: ClientCertificate | undefined, anchors: CaBundle | undefined, defaultRoots: boolean): () => { context: SecureContext; trust(): void } {
   let made: { context: SecureContext; trust(): void } | undefined;
   return () => {
     if (made) return made;
     const options: SecureContextOptions = { sigalgs: GO_SIGNATURE_SCHEMES };
     if (cert) Object.assign(options, { cert: cert.cert, key: cert.key });
+    releaseProcessRoots(nodeTls);
     if (anchors) options.ca = [];
+    else if (defaultRoots) Object.assign(options, defaultRootsOption(nodeTls));
     let context: SecureContext;
     try {
       context = createSecureContext(options);

@@ -134,7 +134,7 @@ export function connectTunnel(
   proxy: URL,
   host: string,
   port: number,
-  proxyTls: { ca?: Buffer; rejectUnauthorized: boolean },
+  proxyTls: { ca?: string[]; rejectUnauthorized: boolean },
   timeouts: TunnelTimeouts = { dialMs: 30_000, tlsHandshakeMs: 10_000, proxyConnectMs: 60_000 },
   open: (host: string, port: number) => Socket = (h, p) => netConnect({ host: h, port: p }),
 ): Promise<Socket> {
@@ -194,7 +194,7 @@ export function connectTunnel(
       if (refusal) return fail(refusal);
       if (proxy.protocol !== 'https:') return send();
       phase(timeouts.tlsHandshakeMs, 'proxyconnect tcp: net/http: TLS handshake timeout');
-      socket = tlsConnect({ socket: tcp, servername: isIP(pHost) ? undefined : pHost, ...(proxyTls.ca ? { ca: proxyTls.ca } : {}), rejectUnauthorized: proxyTls.rejectUnauthorized });
+      socket = tlsConnect({ socket: tcp, host: pHost, servername: isIP(pHost) ? undefined : pHost, ...(proxyTls.ca ? { ca: proxyTls.ca } : {}), rejectUnauthorized: proxyTls.rejectUnauthorized });
       socket.on('error', onError);
       socket.once('secureConnect', send);
     });
