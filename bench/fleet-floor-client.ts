@@ -5,8 +5,9 @@
  * offers, without Go's extra rules); one GET of /api/v1/namespaces as a Table; one line per row.
  * No discovery, no RESTMapper, no retries, no flags: what kdyn's per-cluster cost is compared with.
  *
- * Usage: node build/bench/fleet-floor-client.js KUBECONFIG N [--openssl-ca] (the first N contexts of a
- * kubeconfig written by bench/fleet-servers.ts: TLS on 127.0.0.1, CA data and a token per user).
+ * Usage: node build/bench/fleet-floor-client.js KUBECONFIG|env N [--openssl-ca] (the first N contexts of a
+ * kubeconfig written by bench/fleet-servers.ts, or a real cluster's token kubeconfig: TLS on 127.0.0.1,
+ * CA data and a token per user; `env`: the file $KUBECONFIG names).
  * `--openssl-ca` also gives each cluster's CA to OpenSSL and requires its verdict (`authorized`), as
  * kdyn must: loading any CA into a Node SecureContext makes Node parse its ~140 bundled roots first
  * (7-9 ms of CPU on Node 22, 4-6 ms on 24), which the plain floor never pays.
@@ -62,11 +63,13 @@ function list(c: Cluster, context: string): Promise<string> {
 }
 
 const secureContext = createSecureContext({ ca: [] });
-const [kubeconfig, count, flag] = process.argv.slice(2);
+const [kubeconfigArg, count, flag] = process.argv.slice(2);
+// `env`: the file $KUBECONFIG names (bench/cases/real.ts runs it as a case's baseline, with the case's KUBECONFIG).
+const kubeconfig = kubeconfigArg === 'env' ? process.env.KUBECONFIG : kubeconfigArg;
 const opensslCa = flag === '--openssl-ca';
 const n = Number(count);
 if (!kubeconfig || !Number.isInteger(n) || n < 1) {
-  process.stderr.write('usage: fleet-floor-client KUBECONFIG N [--openssl-ca]\n');
+  process.stderr.write('usage: fleet-floor-client KUBECONFIG|env N [--openssl-ca]\n');
   process.exit(2);
 }
 Promise.all(clusters(kubeconfig, n).map((c, i) => list(c, `c${i}`))).then(
