@@ -11,7 +11,7 @@
  * (`defaultRootsOption()`): a kubeconfig without a CA, an https proxy. They are Node's bundled roots
  * plus those of the NODE_EXTRA_CA_CERTS file as Node read them at start, the set Go's verdict holds for a kubeconfig without a CA
  * (./server-verdict.ts), so what kdyn accepts is unchanged. Where Node was told to use another store
- * (--use-system-ca, --use-openssl-ca), the default is left alone.
+ * (--use-system-ca, --use-openssl-ca, NODE_USE_SYSTEM_CA=1), the default is left alone.
  *
  * This module loads no TLS code itself (the CLI calls `ownProcessRoots()` before it knows whether it
  * will connect at all); ./dial.ts hands it node:tls.
@@ -26,9 +26,11 @@ export function ownProcessRoots(): void {
   owned = true;
 }
 
-/** Node options that make its default roots something other than the bundled ones (plus the extra file). */
-function otherStoreAsked(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  return [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) => /^--use-(system|openssl)-ca$/.test(a));
+const OTHER_STORES = new Set(['--use-system-ca', '--use-openssl-ca']);
+
+/** Node options (or NODE_USE_SYSTEM_CA=1) that make its default roots something other than the bundled ones plus the extra file. */
+function otherStoreAsked(execArgv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  return env.NODE_USE_SYSTEM_CA === '1' || [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => OTHER_STORES.has(a));
 }
 
 /**
@@ -37,7 +39,7 @@ function otherStoreAsked(execArgv: readonly string[], nodeOptions: string | unde
  */
 export function releaseProcessRoots(tls: Tls): boolean {
   if (state === 'untouched') {
-    const can = owned && typeof tls.setDefaultCACertificates === 'function' && typeof tls.getCACertificates === 'function' && !otherStoreAsked(process.execArgv, process.env.NODE_OPTIONS);
+    const can = owned && typeof tls.setDefaultCACertificates === 'function' && typeof tls.getCACertificates === 'function' && !otherStoreAsked(process.execArgv, process.env);
     if (can) tls.setDefaultCACertificates([]);
     state = can ? 'emptied' : 'kept';
   }

@@ -121,11 +121,14 @@ describe("the CLI's process roots", () => {
     assert.match(untrustedTunnel.error ?? '', /proxyconnect|certificate|verify/i);
   });
 
-  test('Node told to use another store (--use-openssl-ca): the default is left alone', async () => {
+  test('Node told to use another store (--use-openssl-ca, --use-system-ca, NODE_USE_SYSTEM_CA=1): the default is left alone', async () => {
     const r = await child({ own: true, server: server.url, caPem: root.pem }, {}, ['--use-openssl-ca']);
     assert.equal(r.ok, true);
     assert.equal(r.released, false);
     const viaEnv = await child({ own: true, server: server.url, caPem: root.pem }, { NODE_OPTIONS: '--use-system-ca' });
     assert.equal(viaEnv.released, false);
+    const systemCa = await child({ own: true, server: server.url, caPem: root.pem }, { NODE_USE_SYSTEM_CA: '1' });
+    assert.equal(systemCa.released, false);
+    assert.equal(systemCa.ok, true);
   });
 });
