@@ -9,8 +9,8 @@
  * kubeconfig written by bench/fleet-servers.ts, or a real cluster's token kubeconfig: TLS on 127.0.0.1,
  * CA data and a token per user; `env`: the file $KUBECONFIG names).
  * `--openssl-ca` also gives each cluster's CA to OpenSSL and requires its verdict (`authorized`), as
- * kdyn must: loading any CA into a Node SecureContext makes Node parse its ~140 bundled roots first
- * (7-9 ms of CPU on Node 22, 4-6 ms on 24), which the plain floor never pays.
+ * kdyn must (~0.5 ms more; more where NODE_EXTRA_CA_CERTS is set, since Node's root store then waits
+ * for that file: bench/results/2026-11-27-ca-loading.md).
  */
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -3,7 +3,6 @@
  * cache is in place: see docs/design/startup.md): kdyn's main run as this process.
  */
 import { runAsProcess } from '../startup/process.js';
-import { ownProcessRoots } from '../transport/process-roots.js';
 import { main } from './main.js';
 import { reportError } from './report-error.js';
 
@@ -11,8 +10,5 @@ import { reportError } from './report-error.js';
 // Node keeps the name the script was started by in argv[1] (an npm bin symlink is not resolved):
 // as a plugin, usage lines and messages say `kubectl kdyn`.
 const prog = /(^|[\\/])kubectl-kdyn(\.[a-z]+)?$/i.test(process.argv[1] ?? '') ? 'kubectl kdyn' : 'kdyn';
-// The CLI owns this process's TLS defaults: Node's default roots, which kdyn gives explicitly where
-// it needs them, are not built (docs/security.md).
-ownProcessRoots();
 // An error that escaped main's own boundary is a bug: its stack follows the message (verbosity 9).
 runAsProcess((argv, io) => main(argv, io, prog), (e, io) => reportError(e, 9, io, ''));

@@ -21,7 +21,6 @@
  * TLS handshake 10 s ("net/http: TLS handshake timeout"), a proxy's answer to CONNECT 1 min.
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
-import * as nodeTls from 'node:tls';
 import { connect as tlsConnect, createSecureContext, type ConnectionOptions, type DetailedPeerCertificate, type PeerCertificate, type SecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls';
 import type { ClientCertificate, TLSConfig } from '../kubeconfig/types.js';
 import { checkKeyPair } from './client-key.js';
@@ -29,7 +28,6 @@ import { ClientFlightGate } from './gate.js';
 import { connectTunnel, type ProxyChoice } from './proxy.js';
 import { hostPort, selfConnectRefusal, setGoSocketOptions } from './tcp-socket.js';
 import { readCaBundle, type CaBundle } from './go-pem.js';
-import { defaultRootsOption, releaseProcessRoots } from './process-roots.js';
 import { serverVerdict } from './server-verdict.js';
 
 /** `openssl`: the kubeconfig's CA bundle; `node`: Node's default roots (no CA in the kubeconfig); `none`: insecure. */
@@ -97,10 +95,10 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
   const cert = o.cert ?? clientCert(tls);
   const mode: Verification = tls.insecure ? 'none' : bundle ? 'openssl' : 'node';
   const raw = (): Promise<Socket> =>
-    proxy ? connectTunnel(proxy.url, host, port, { ...defaultRootsOption(nodeTls), rejectUnauthorized: true }, timeouts, open) : tcpConnect(open(host, port), host, port, timeouts.dialMs);
+    proxy ? connectTunnel(proxy.url, host, port, { rejectUnauthorized: true }, timeouts, open) : tcpConnect(open(host, port), host, port, timeouts.dialMs);
   // Go's tlsHost: the URL's host with an IPv6 literal still in brackets (VerifyHostname strips them).
   const judge = mode === 'none' ? () => undefined : serverVerdict({ bundle, serverName: tls.serverName || url.hostname, where: url.host, now: o.now ?? Date.now, log: o.log });
-  const secureContext = secureContextOnce(cert, mode === 'openssl' ? bundle : undefined, mode === 'node');
+  const secureContext = secureContextOnce(cert, mode === 'openssl' ? bundle : undefined);
 
   return {
     verification: mode,
@@ -114,11 +112,10 @@ export function createDialer(server: string, tls: TLSConfig, o: DialOptions = {}
       // one that keeps the chain Node read for it, for serverVerdict (reading it again costs ~1 ms a connection).
       let presented: DetailedPeerCertificate | undefined;
       const keepChain = (_host: string, cert: PeerCertificate): undefined => void (presented = cert as DetailedPeerCertificate);
-      const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure.context, rejectUnauthorized: false, checkServerIdentity: keepChain, ...(servername ? { servername } : {}) };
+      const opts: ConnectionOptions = { socket: gate ?? socket, secureContext: secure, rejectUnauthorized: false, checkServerIdentity: keepChain, ...(servername ? { servername } : {}) };
       const s = tlsConnect(opts);
       if (gate) keepRefsInStep(s, socket);
       try {
-        secure.trust();
         return await handshake(s, timeouts.tlsHandshakeMs, {
           gate,
           // TLS 1.2: the held flight is the answer to the server's; judge now (TLS 1.3 waits for secureConnect).
@@ -145,7 +142,7 @@ function plainDialer(host: string, port: number, proxy: ProxyChoice | undefined,
     dial: async () => {
       const s = await tcpConnect(open(pHost, pPort), pHost, pPort, timeouts.dialMs);
       if (p.protocol !== 'https:') return s;
-      return (await handshake(tlsConnect({ socket: s, host: pHost, servername: sni(pHost), ...defaultRootsOption(nodeTls), rejectUnauthorized: true }), timeouts.tlsHandshakeMs)) as TLSSocket;
+      return (await handshake(tlsConnect({ socket: s, host: pHost, servername: sni(pHost), rejectUnauthorized: true }), timeouts.tlsHandshakeMs)) as TLSSocket;
     },
   };
 }
@@ -154,50 +151,22 @@ function plainDialer(host: string, port: number, proxy: ProxyChoice | undefined,
  * One SecureContext for every connection of a dialer, made on the first: the client key and
  * certificate are parsed once, and OpenSSL refuses a key that does not match the certificate. Only
  * when it refuses are they examined again, for Go's words (./client-key.ts). With `anchors` (the
- * `openssl` mode), any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains).
- *
- * The anchors go in through `trust()`, not at creation: loading any CA into a Node SecureContext makes
- * Node parse its ~140 bundled roots first (its SetCACert compares stores with the process's root
- * store, which it builds on first use): 8-10 ms of CPU on Node 22. In the CLI that store is empty
- * (./process-roots.ts) and costs nothing; a library user's program keeps Node's defaults, and there
- * the cost is hidden instead: the dialer calls `trust()` right
- * after the ClientHello is written, so that work runs while the server does its part of the
- * handshake. OpenSSL reads the trust store only when the server's certificate arrives, on a later turn
- * of the event loop, so the anchors are always in place before it is checked; until `trust()` ran the
- * store is empty and verifies nothing (fails closed). `trust()` calls what Node's createSecureContext
- * calls for `ca` and `allowPartialTrustChain` (the native context's addCACert and
- * setAllowPartialTrustChain); without them it throws, and the connection is refused.
+ * `openssl` mode), any certificate of the bundle is a trust anchor, as in Go (OpenSSL's partial chains),
+ * given through Node's own options (`ca`, `allowPartialTrustChain`). Without, Node's default roots.
  */
-function secureContextOnce(cert: ClientCertificate | undefined, anchors: CaBundle | undefined, defaultRoots: boolean): () => { context: SecureContext; trust(): void } {
-  let made: { context: SecureContext; trust(): void } | undefined;
+function secureContextOnce(cert: ClientCertificate | undefined, anchors: CaBundle | undefined): () => SecureContext {
+  let made: SecureContext | undefined;
   return () => {
     if (made) return made;
     const options: SecureContextOptions = { sigalgs: GO_SIGNATURE_SCHEMES };
     if (cert) Object.assign(options, { cert: cert.cert, key: cert.key });
-    releaseProcessRoots(nodeTls);
-    if (anchors) options.ca = [];
-    else if (defaultRoots) Object.assign(options, defaultRootsOption(nodeTls));
-    let context: SecureContext;
+    if (anchors) Object.assign(options, { ca: anchors.pem, allowPartialTrustChain: true });
     try {
-      context = createSecureContext(options);
+      made = createSecureContext(options);
     } catch (e) {
       if (cert) checkKeyPair(cert);
       throw e;
     }
-    let trusted = !anchors;
-    made = {
-      context,
-      trust: () => {
-        if (trusted || !anchors) return;
-        const native = (context as unknown as { context?: { addCACert?(pem: string): void; setAllowPartialTrustChain?(): void } }).context;
-        if (typeof native?.addCACert !== 'function' || typeof native.setAllowPartialTrustChain !== 'function') {
-          throw Object.assign(new Error('cannot give the CA bundle to OpenSSL on this Node.js version'), { code: 'ERR_KDYN_TLS_EARLY_VERIFY' });
-        }
-        native.setAllowPartialTrustChain();
-        native.addCACert(anchors.pem);
-        trusted = true;
-      },
-    };
     return made;
   };
 }

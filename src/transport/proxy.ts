@@ -134,7 +134,7 @@ export function connectTunnel(
   proxy: URL,
   host: string,
   port: number,
-  proxyTls: { ca?: string[]; rejectUnauthorized: boolean },
+  proxyTls: { ca?: Buffer; rejectUnauthorized: boolean },
   timeouts: TunnelTimeouts = { dialMs: 30_000, tlsHandshakeMs: 10_000, proxyConnectMs: 60_000 },
   open: (host: string, port: number) => Socket = (h, p) => netConnect({ host: h, port: p }),
 ): Promise<Socket> {

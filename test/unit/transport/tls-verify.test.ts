@@ -493,10 +493,3 @@ describe("issue 33: messages in Go's words", () => {
     assert.equal(toConnectionError(raw35, '127.0.0.1:1', 'GET /version').message, 'Unable to connect to the server: remote error: tls: bad certificate');
   });
 });
-
-test("the dialer's anchors go in after the ClientHello through what Node's createSecureContext itself calls: the native context's addCACert and setAllowPartialTrustChain exist on this Node", async () => {
-  const { createSecureContext } = await import('node:tls');
-  const native = (createSecureContext({ ca: [] }) as unknown as { context: Record<string, unknown> }).context;
-  assert.equal(typeof native.addCACert, 'function', 'a Node without it refuses every verified connection (dial.ts trust())');
-  assert.equal(typeof native.setAllowPartialTrustChain, 'function');
-});
