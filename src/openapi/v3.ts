@@ -126,28 +126,12 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
     return parseDocument(file.body, url);
   }
 
-  async function derived<T>(gv: string, name: string, build: (doc: OpenApiDocument) => T | undefined): Promise<T | OpenApiDocument> {
-    const key = documentKey(gv);
-    checkName(name);
-    const index = paths();
-    index.catch(() => undefined);
-    const derivedKey = `${key}.${name}`;
-    const cached = await files.read(derivedKey);
-    const parsed = cached?.url.includes('?hash=') ? tryParseDocument(cached.body) : undefined;
-    const url = (await index).get(key);
-    if (parsed && cached?.url === url) {
-      if (logger.enabled(6)) logger.info(6, `OpenAPI v3 ${key}: ${name} cached (hash unchanged)`);
-      return parsed as T;
-    }
-    const doc = await groupVersion(gv);
-    const value = build(doc);
-    if (value === undefined) return doc;
-    const current = (await index).get(key);
-    if (current?.includes('?hash=')) await files.write(derivedKey, { url: current, body: JSON.stringify(value) });
-    return value;
-  }
-
-  async function kept(gv: string, name: string, make: () => Promise<string | undefined>): Promise<string | undefined> {
+  /**
+   * What is kept next to a group-version's document under `name`: its body while the index still names
+   * the document (URL with its hash) it was made from, and how to keep a new one for that document.
+   * The kept file is read while the index is in flight.
+   */
+  async function keptFor(gv: string, name: string): Promise<{ body?: string; note(): void; keep(body: string): Promise<void> }> {
     const key = documentKey(gv);
     checkName(name);
     const index = paths();
@@ -155,12 +139,40 @@ export function createOpenApiV3(opts: OpenApiV3Options): OpenApiV3 {
     const keptKey = `${key}.${name}`;
     const cached = await files.read(keptKey);
     const url = (await index).get(key);
-    if (cached && url?.includes('?hash=') && cached.url === url) {
-      if (logger.enabled(6)) logger.info(6, `OpenAPI v3 ${key}: ${name} cached (hash unchanged)`);
-      return cached.body;
+    const current = url?.includes('?hash=') ? url : undefined;
+    return {
+      ...(cached && current && cached.url === current ? { body: cached.body } : {}),
+      note: () => {
+        if (logger.enabled(6)) logger.info(6, `OpenAPI v3 ${key}: ${name} cached (hash unchanged)`);
+      },
+      keep: async (body) => {
+        if (current) await files.write(keptKey, { url: current, body });
+      },
+    };
+  }
+
+  async function derived<T>(gv: string, name: string, build: (doc: OpenApiDocument) => T | undefined): Promise<T | OpenApiDocument> {
+    const k = await keptFor(gv, name);
+    const parsed = k.body !== undefined ? tryParseDocument(k.body) : undefined;
+    if (parsed) {
+      k.note();
+      return parsed as T;
+    }
+    const doc = await groupVersion(gv);
+    const value = build(doc);
+    if (value === undefined) return doc;
+    await k.keep(JSON.stringify(value));
+    return value;
+  }
+
+  async function kept(gv: string, name: string, make: () => Promise<string | undefined>): Promise<string | undefined> {
+    const k = await keptFor(gv, name);
+    if (k.body !== undefined) {
+      k.note();
+      return k.body;
     }
     const made = await make();
-    if (made !== undefined && url?.includes('?hash=')) await files.write(keptKey, { url, body: made });
+    if (made !== undefined) await k.keep(made);
     return made;
   }
 

@@ -155,19 +155,19 @@ function plainDialer(host: string, port: number, proxy: ProxyChoice | undefined,
  * given through Node's own options (`ca`, `allowPartialTrustChain`). Without, Node's default roots.
  */
 function secureContextOnce(cert: ClientCertificate | undefined, anchors: CaBundle | undefined): () => SecureContext {
-  let made: SecureContext | undefined;
+  let context: SecureContext | undefined;
   return () => {
-    if (made) return made;
+    if (context) return context;
     const options: SecureContextOptions = { sigalgs: GO_SIGNATURE_SCHEMES };
     if (cert) Object.assign(options, { cert: cert.cert, key: cert.key });
     if (anchors) Object.assign(options, { ca: anchors.pem, allowPartialTrustChain: true });
     try {
-      made = createSecureContext(options);
+      context = createSecureContext(options);
     } catch (e) {
       if (cert) checkKeyPair(cert);
       throw e;
     }
-    return made;
+    return context;
   };
 }
 
