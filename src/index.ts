@@ -80,7 +80,7 @@ export type { APIResource, APIGroup, CachedDiscovery, DiscoverySnapshot, Discove
 export { loadRestConfig } from './kubeconfig/load.js';
 export type { RestConfig, LoadOptions, ConfigFlags } from './kubeconfig/types.js';
 export { createTransport, type TransportOptions } from './transport/http.js';
-export type { Transport, RequestOptions, Response, StreamResponse, Query } from './transport/types.js';
+export type { Transport, RequestOptions, RetryCause, Response, StreamResponse, Query } from './transport/types.js';
 
 // Errors and identifiers.
 export { KdynError, StatusError, ConnectionError, ConfigError, UsageError, type Status } from './core/errors.js';

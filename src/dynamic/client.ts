@@ -166,6 +166,7 @@ export class ResourceClient<T extends object = Unstructured> {
       signal: opts.signal,
       timeoutMs: 0,
       retryAfterMaxMs: opts.retryAfterMaxMs,
+      onRetry: opts.onRetry,
     });
     this.warnings(res);
     if (res.status < 200 || res.status > 299) {
@@ -291,11 +292,12 @@ function firstHeader(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function base(opts: RequestBaseOptions): Pick<RequestOptions, 'signal' | 'timeoutMs' | 'retryAfterMaxMs'> {
-  const out: Pick<RequestOptions, 'signal' | 'timeoutMs' | 'retryAfterMaxMs'> = {};
+function base(opts: RequestBaseOptions): Pick<RequestOptions, 'signal' | 'timeoutMs' | 'retryAfterMaxMs' | 'onRetry'> {
+  const out: Pick<RequestOptions, 'signal' | 'timeoutMs' | 'retryAfterMaxMs' | 'onRetry'> = {};
   if (opts.signal) out.signal = opts.signal;
   if (opts.timeoutMs !== undefined) out.timeoutMs = opts.timeoutMs;
   if (opts.retryAfterMaxMs !== undefined) out.retryAfterMaxMs = opts.retryAfterMaxMs;
+  if (opts.onRetry) out.onRetry = opts.onRetry;
   return out;
 }
 

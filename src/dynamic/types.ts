@@ -2,6 +2,9 @@
  * The dynamic client's option types. The objects it returns are in core/unstructured.ts and
  * core/table.ts.
  */
+import type { RetryCause } from '../transport/types.js';
+
+export type { RetryCause };
 
 export interface RequestBaseOptions {
   signal?: AbortSignal;
@@ -9,6 +12,8 @@ export interface RequestBaseOptions {
   timeoutMs?: number;
   /** Caps the transport's wait on a Retry-After before it sends the request again (ms). */
   retryAfterMaxMs?: number;
+  /** Told each time the transport sends the request again, with why (a watch counts these as failures). */
+  onRetry?: (why: RetryCause) => void;
 }
 
 export interface GetOptions extends RequestBaseOptions {
@@ -42,6 +47,8 @@ export interface WatchRequestOptions {
   signal?: AbortSignal;
   /** Caps the transport's wait on a Retry-After before it sends the request again (ms). */
   retryAfterMaxMs?: number;
+  /** Told each time the transport sends the request again, with why (a watch counts these as failures). */
+  onRetry?: (why: RetryCause) => void;
 }
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

@@ -69,7 +69,7 @@ export function createTransport(config: RestConfig, opts: TransportOptions): Tra
   const retrying: Retrying = { policy: { ...DEFAULT_RETRY, ...opts.retry }, random: opts.random ?? Math.random, clock, logger, host: serverUrl.host };
   const retried = (o: TransportRequest): RetriedRequest => {
     const method = o.method ?? 'GET';
-    return { method, url: roundTrip.url(o), idempotent: method === 'GET' || o.idempotent === true, signal: o.signal, retryAfterMaxMs: o.retryAfterMaxMs };
+    return { method, url: roundTrip.url(o), idempotent: method === 'GET' || o.idempotent === true, signal: o.signal, retryAfterMaxMs: o.retryAfterMaxMs, onRetry: o.onRetry };
   };
 
   /** One request to its response head: sent (and logged), retried, and sent again after a 401 refresh. */

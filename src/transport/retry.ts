@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import { isRetriableNetworkError, toConnectionError } from './errors.js';
 import { discard, header, type Sent } from './round-trip.js';
+import type { RetryCause } from './types.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -59,6 +60,8 @@ export interface RetriedRequest {
   signal?: AbortSignal | undefined;
   /** Caps a Retry-After wait for this request (RequestOptions.retryAfterMaxMs). */
   retryAfterMaxMs?: number | undefined;
+  /** Told before each wait for a retry, with why (RequestOptions.onRetry). */
+  onRetry?: ((why: RetryCause) => void) | undefined;
 }
 
 /**
@@ -82,6 +85,7 @@ export async function sendWithRetries(send: () => Promise<Sent>, req: RetriedReq
       if (idempotent && attempt < policy.maxRetries && isRetriableNetworkError(e)) {
         const delay = retryDelay(attempt, undefined, policy, r.random);
         logger.info(4, `${method} ${url}: ${(e as Error).message}; retrying in ${delay}ms (attempt ${attempt + 1}/${policy.maxRetries})`, 'request.go:1');
+        req.onRetry?.({ kind: 'network', error: e });
         await clock.sleep(delay, signal);
         continue;
       }
@@ -94,6 +98,7 @@ export async function sendWithRetries(send: () => Promise<Sent>, req: RetriedReq
       const delay = retryDelay(attempt, retryAfter, policy, r.random, retryAfter !== undefined ? req.retryAfterMaxMs : undefined);
       logger.info(4, `${method} ${url}: got ${status}; retrying in ${delay}ms (attempt ${attempt + 1}/${policy.maxRetries})`, 'request.go:1');
       discard(sent);
+      req.onRetry?.({ kind: 'status', status });
       await clock.sleep(delay, signal);
       continue;
     }
@@ -119,6 +124,7 @@ export async function readWithRetries<T>(exchange: () => Promise<Sent>, read: (s
       sent.done();
       if (sent.timedOut) throw toConnectionError(sent.timedOut, r.host, `${method} ${sent.url}`);
       if (idempotent && attempt < r.policy.maxRetries && isRetriableNetworkError(e) && !signal?.aborted) {
+        req.onRetry?.({ kind: 'network', error: e });
         await r.clock.sleep(retryDelay(attempt, undefined, r.policy, r.random), signal);
         continue;
       }

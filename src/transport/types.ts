@@ -25,7 +25,16 @@ export interface RequestOptions {
    * after a restart asks sooner than a starting server's `503 Retry-After: 5` (src/watch/failures.ts).
    */
   retryAfterMaxMs?: number;
+  /**
+   * Told each time the transport sends this request again (its bounded retries: ./retry.ts), with
+   * why, before the wait. A watch counts these with its own failures: a 403 that follows a refused
+   * connection the transport retried is still a restarting server's answer (src/watch/failures.ts).
+   */
+  onRetry?: (why: RetryCause) => void;
 }
+
+/** Why the transport sends a request again: a network failure, or the status the server answered (429, 503, a 5xx with Retry-After). */
+export type RetryCause = { kind: 'network'; error: unknown } | { kind: 'status'; status: number };
 
 export interface Response {
   status: number;

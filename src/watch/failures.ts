@@ -22,6 +22,9 @@
  *   probe (`/readyz` turns ok ~1.2 s after the paths are served). A 503 without a lost connection
  *   (an overloaded server, an aggregated API) and every 429 keep the server's Retry-After.
  * - Anything else (400, 422, a bug) ends the watch with its error.
+ * The transport's own bounded retries of a request (src/transport/retry.ts: a refused connection,
+ * a 503) count as failures of the run too (`retried`): a restart the transport rode out until the
+ * new server answered 403 is still a restart.
  */
 import type { Clock } from '../core/clock.js';
 import { ConnectionError, KdynError, StatusError } from '../core/errors.js';
@@ -119,6 +122,18 @@ export class FailureRun {
   /** The longest wait on a Retry-After before a request is sent again (ms), while restarting. */
   get retryAfterMaxMs(): number | undefined {
     return this.restarting ? UNREACHABLE_BACKOFF.maxMs : undefined;
+  }
+
+  /**
+   * The transport sent a request of the watch again after `cls` (its own bounded retries, which the
+   * watcher does not see fail): the run includes that failure, so a 401, 403 or 404 after it is
+   * transient as after one the watcher met. Before the first answer it changes nothing.
+   */
+  retried(cls: 'unreachable' | 'server'): void {
+    if (!this.contactedOnce) return;
+    this.since ??= this.clock.now();
+    if (cls === 'unreachable') this.restarting = true;
+    this.reestablishing = true;
   }
 
   /** Records the failure `e` (of class `cls`) and decides whether and how to retry. */

@@ -21,6 +21,7 @@ import { KdynError, StatusError, type Status } from '../core/errors.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { ResourceClient } from '../dynamic/client.js';
+import type { RetryCause } from '../dynamic/types.js';
 import type { Unstructured } from '../core/unstructured.js';
 import type { Table, TableRow } from '../core/table.js';
 import { Backoff } from './backoff.js';
@@ -41,6 +42,7 @@ interface PageQuery {
   limit: number;
   signal?: AbortSignal;
   retryAfterMaxMs?: number;
+  onRetry?: (why: RetryCause) => void;
 }
 
 /** A stream that ended without an error, but before anything was received: counts as a failure. */
@@ -136,6 +138,13 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
     }
   }
 
+  /**
+   * The transport sent one of the watch's requests again (its own bounded retries): a failure of the
+   * run all the same. Without it, a restart the transport rode out (refused, refused, then the new
+   * server's 403 while its RBAC cache syncs) would look like a 403 after a healthy stream, the end.
+   */
+  private readonly transportRetried = (why: RetryCause): void => this.failures.retried(why.kind === 'network' ? 'unreachable' : 'server');
+
   /** A list page or a watch response arrived: the server is reachable (and back, after failures). */
   private answered(): void {
     this.attemptAnswered = true;
@@ -173,6 +182,7 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
       limit: this.opts.pageSize ?? 500,
       signal: this.opts.signal,
       retryAfterMaxMs: this.failures.retryAfterMaxMs,
+      onRetry: this.transportRetried,
     };
     let rv: string | undefined;
     this.attemptAnswered = false;
@@ -269,6 +279,7 @@ export class Watcher<T extends object = Unstructured> implements AsyncIterable<W
       table: this.opts.table,
       signal,
       retryAfterMaxMs: this.failures.retryAfterMaxMs,
+      onRetry: this.transportRetried,
     });
     this.answered();
     const decoder = new JsonStreamDecoder();

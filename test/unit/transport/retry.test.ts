@@ -68,6 +68,25 @@ describe('bounded retries for idempotent requests', () => {
     assert.deepEqual(clock.sleeps, [188, 375, 750]);
   });
 
+  test('onRetry is told before each wait, with why: the status answered, a network failure (before the answer and in the body)', async () => {
+    s.faults.add({ path: '/version', status: 503, headers: { 'retry-after': '1' }, times: 1 });
+    s.faults.add({ path: '/version', reset: true, times: 1 });
+    const { t, clock } = transport();
+    const why: string[] = [];
+    const res = await t.request({ path: '/version', onRetry: (w) => why.push(w.kind === 'status' ? `status ${w.status} after ${clock.sleeps.length} waits` : `network ${(w.error as NodeJS.ErrnoException).code ?? (w.error as Error).message} after ${clock.sleeps.length} waits`) });
+    assert.equal(res.status, 200);
+    const streamed = await t.stream({ path: '/api/v1/namespaces/default/configmaps', query: { watch: '1', timeoutSeconds: 1 }, onRetry: (w) => why.push(`stream ${w.kind}`) });
+    streamed.close();
+    t.close();
+    assert.deepEqual(why, ['status 503 after 0 waits', 'network ECONNRESET after 1 waits'], 'the stream needed no retry: not told');
+    s.faults.add({ path: '/api/v1/namespaces/default/configmaps', status: 503, times: 1 });
+    const { t: t2 } = transport();
+    const again = await t2.stream({ path: '/api/v1/namespaces/default/configmaps', query: { watch: '1', timeoutSeconds: 1 }, onRetry: (w) => why.push(`stream ${w.kind === 'status' ? w.status : w.kind}`) });
+    again.close();
+    t2.close();
+    assert.deepEqual(why.slice(2), ['stream 503']);
+  });
+
   test('a connection reset is retried', async () => {
     s.faults.add({ path: '/version', reset: true, times: 2 });
     const { t, clock } = transport();

@@ -111,7 +111,8 @@ export function virtualClock(opts: { longMs?: number } = {}): Clock & { sleeps: 
   };
 }
 
-export function clientFor(url: string, clock: Clock): DynamicClient {
+/** A client of the scripted server on `clock`; the transport's own retries off unless `maxRetries` says otherwise. */
+export function clientFor(url: string, clock: Clock, maxRetries = 0): DynamicClient {
   const transport = createTransport(
     {
       server: url,
@@ -122,7 +123,7 @@ export function clientFor(url: string, clock: Clock): DynamicClient {
       source: 'flags',
       files: [],
     },
-    { logger: silentLogger, clock, env: {}, timeoutMs: 0, retry: { maxRetries: 0 } },
+    { logger: silentLogger, clock, env: {}, timeoutMs: 0, retry: { maxRetries }, random: () => 0 },
   );
   return new DynamicClient(transport);
 }

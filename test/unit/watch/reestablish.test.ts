@@ -34,11 +34,11 @@ interface Run {
 }
 
 /** Watches until `n` events arrived (then aborts) or the watch ends; the scripted answers are queued first. */
-async function run(s: ScriptedServer, n: number, opts: WatchOptions & { table?: false } = {}): Promise<Run> {
+async function run(s: ScriptedServer, n: number, opts: WatchOptions & { table?: false } = {}, transportRetries = 0): Promise<Run> {
   const clock = virtualClock();
   const ac = new AbortController();
   const out: Run = { seen: [], retries: [], resumed: [], sleeps: clock.sleeps };
-  const w = watch(clientFor(s.url, clock).resource(GVR, { namespaced: true }).namespace('ns'), {
+  const w = watch(clientFor(s.url, clock, transportRetries).resource(GVR, { namespaced: true }).namespace('ns'), {
     // Bounded in real time too: a watch that never ends fails the test, not the run.
     signal: AbortSignal.any([ac.signal, AbortSignal.timeout(20_000)]),
     clock,
@@ -73,6 +73,25 @@ test('a restart: connection lost, 403 while the server syncs its RBAC cache, the
     // The restart's pace (about every second) for the 403s too: 250, 500, then 1 s steps.
     assert.deepEqual(r.sleeps, [250, 500, 1000, 1000]);
     assert.deepEqual(r.resumed, [{ failures: 4, failingMs: 2750 }]);
+    assert.equal(s.requests.at(-1)!.searchParams.get('resourceVersion'), '2', 'resumed from the last version seen');
+  } finally {
+    await s.stop();
+  }
+});
+
+test('a restart the transport rode out (its own retries of the lost connection), then 403 while RBAC syncs: still transient, the watch resumes', async () => {
+  // As the CLI's transport (3 retries of a refused or reset connection): the watcher sees no
+  // connection failure, only the new server's 403. CI met this on a real kube-apiserver restart.
+  const s = await startScripted();
+  try {
+    s.answer(listPage([cm('a', 1)], 1), stream([{ type: 'MODIFIED', object: cm('a', 2) }]), reset, reset, forbidden, forbidden, stream([{ type: 'MODIFIED', object: cm('a', 3) }], { hold: true }));
+    const r = await run(s, 3, {}, 3);
+    assert.equal(r.error, undefined, String(r.error));
+    assert.deepEqual(r.seen, ['ADDED a 1', 'MODIFIED a 2', 'MODIFIED a 3']);
+    assert.deepEqual(kinds(r), ['transient 403', 'transient 403'], 'the resets were the transport\'s to retry; the 403s the watcher\'s');
+    // The transport's two waits (random 0: half of 250 and 500 ms), then the restart's pace for the 403s.
+    assert.deepEqual(r.sleeps, [125, 250, 250, 500]);
+    assert.equal(r.resumed.length, 1, 'answered again once the 403s stop');
     assert.equal(s.requests.at(-1)!.searchParams.get('resourceVersion'), '2', 'resumed from the last version seen');
   } finally {
     await s.stop();
