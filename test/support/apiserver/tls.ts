@@ -27,10 +27,15 @@ export async function rsaKeys(): Promise<{ privatePem: string; publicPem: string
   return { privatePem: privateKey, publicPem: publicKey };
 }
 
+/**
+ * 16 random bytes, the first in 0x40-0x7f: positive, and never a leading zero. A serial starting
+ * 00 00 is encoded non-minimally (node-forge strips one leading zero byte, not two), which Go refuses
+ * ("x509: malformed serial number": a real kube-apiserver would not start, once in CI) and OpenSSL too
+ * ("illegal padding").
+ */
 export function serial(): string {
-  // Positive (high bit clear), 16 random bytes.
   const b = randomBytes(16);
-  b[0] = b[0]! & 0x7f;
+  b[0] = (b[0]! & 0x3f) | 0x40;
   return b.toString('hex');
 }
 

@@ -135,8 +135,10 @@ export function issue(spec: CertSpec): Issued {
   const k = keys[(spec.keyIndex ?? nextKey++) % keys.length]!;
   const c = forge.pki.createCertificate();
   c.publicKey = forge.pki.publicKeyFromPem(k.publicKey);
+  // First byte 0x40-0x7f: positive and minimally encoded (see serial() in test/support/apiserver/tls.ts;
+  // a leading 00 00 made OpenSSL answer "illegal padding" here once in a long while).
   const serial = randomBytes(12);
-  serial[0] = serial[0]! & 0x7f;
+  serial[0] = (serial[0]! & 0x3f) | 0x40;
   c.serialNumber = serial.toString('hex');
   c.validity.notBefore = new Date(spec.notBefore ?? Date.now() - DAY);
   c.validity.notAfter = new Date(spec.notAfter ?? Date.now() + 30 * DAY);
