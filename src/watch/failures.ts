@@ -130,10 +130,14 @@ export class FailureRun {
    * transient as after one the watcher met. Before the first answer it changes nothing.
    */
   retried(cls: 'unreachable' | 'server'): void {
-    if (!this.contactedOnce) return;
-    this.since ??= this.clock.now();
-    if (cls === 'unreachable') this.restarting = true;
-    this.reestablishing = true;
+    if (this.contactedOnce) this.record(cls, this.clock.now());
+  }
+
+  /** A failure that is retried joins the run: its start, and whether the connection was lost (a restart) or the watch is being re-established. */
+  private record(cls: Exclude<FailureClass, 'denied' | 'fatal'>, now: number): void {
+    this.since ??= now;
+    if (cls === 'unreachable' || cls === 'lost') this.restarting = true;
+    if (cls !== 'protocol') this.reestablishing = true;
   }
 
   /** Records the failure `e` (of class `cls`) and decides whether and how to retry. */
@@ -149,9 +153,7 @@ export class FailureRun {
       if (left <= 0) return { retry: false };
       return { retry: true, kind: this.restarting ? 'unreachable' : 'server', maxDelayMs: left, retryForMs: this.retryForMs };
     }
-    this.since ??= now;
-    if (cls === 'unreachable' || cls === 'lost') this.restarting = true;
-    if (cls !== 'protocol') this.reestablishing = true;
+    this.record(cls, now);
     const retryAfterSeconds = retryAfterOf(e);
     if (cls === 'server' && this.restarting && retryAfterSeconds !== undefined && (e as StatusError).code === 503) {
       return { retry: true, kind: 'unreachable', maxDelayMs: retryAfterSeconds * 1000 };
