@@ -107,7 +107,9 @@ spec:
     assert.equal((await env.kdyn(['apply', '-f', base])).code, 0);
     const again = await same(t, ['-f', base]);
     assert.deepEqual([again.code, again.out], [0, '']);
-    const requests = async (p: string, ...more: string[]) => (await env.kdyn(['diff', '-f', p, '-v=6', ...more], opts())).err.split('\n').filter((l) => / (PATCH|GET) https/.test(l)).map((l) => / (PATCH|GET) /.exec(l)![1]);
+    // The methods sent, sorted: kdyn sends the live read and the dry-run apply at once, and -v=6 logs
+    // each when its answer arrives, in either order.
+    const requests = async (p: string, ...more: string[]) => (await env.kdyn(['diff', '-f', p, '-v=6', ...more], opts())).err.split('\n').filter((l) => / (PATCH|GET) https/.test(l)).map((l) => / (PATCH|GET) /.exec(l)![1]).sort();
     assert.deepEqual(await requests(base), ['GET', 'PATCH'], 'by default the dry-run apply is sent, as kubectl sends it');
     assert.deepEqual(await requests(base, '--skip-unchanged'), ['GET'], '--skip-unchanged: the live object read, no dry-run apply');
     const changed = manifest(deployment('nginx:1.27', 'b'));
